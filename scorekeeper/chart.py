@@ -1,0 +1,302 @@
+"""The night's running totals as an inline SVG line chart, drawn on the server.
+
+Pure Python, no Django and no JavaScript: ``running_totals_svg`` returns markup
+that a template outputs with ``|safe`` (every name in it is escaped here).
+
+The SVG has a ``viewBox`` and no fixed size, so it scales to the width of its
+container (a phone is about 360 px wide). It carries no colours of its own:
+everything is drawn in ``currentColor`` and each player's lines sit in a
+``<g class="series series-N">`` (N = 0..7, cycling), so the page's stylesheet
+picks the colours for its light and dark themes, for example::
+
+    .ofc-chart { width: 100%; height: auto; color: var(--text); }
+    .ofc-chart .series-0 { color: var(--series-0); }
+    ...
+    .ofc-chart .series-7 { color: var(--series-7); }
+
+Without that stylesheet every line is drawn in the text colour, which is
+still readable. No ``style`` attributes are used, so a strict
+Content-Security-Policy holds.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import escape as _html_escape
+
+#: Distinct ``series-N`` classes before they repeat.
+SERIES_CLASSES = 8
+
+_FONT_SIZE = 11
+# Average advance of a character of an 11 px system sans-serif font; only used
+# to reserve room for the labels, so erring wide is safe.
+_CHAR_WIDTH = 6.6
+_LABEL_GAP = 13  # least distance between two name labels' centres
+_NAME_CHARS = 12  # longer names are cut with an ellipsis (full name in <title>)
+# Characters XML 1.0 forbids even when escaped; a name pasted with one of them
+# would otherwise make the whole SVG invalid.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One player's line: their name and running total after each round.
+
+    ``points[i]`` is the total after round ``i + 1``; the chart starts every
+    line at 0 before round 1 itself. A series may be shorter than the night
+    (a player who left): its line stops where its points do.
+
+    >>> ChartSeries("Anna", [3, -1, 12]).points
+    (3, -1, 12)
+    """
+
+    name: str
+    points: Sequence[int]
+
+    def __post_init__(self) -> None:
+        # A tuple, so a frozen series really cannot change under the chart.
+        object.__setattr__(self, "points", tuple(self.points))
+
+    @property
+    def total(self) -> int:
+        """The last running total (0 before the first round)."""
+        return self.points[-1] if self.points else 0
+
+
+def signed(value: int) -> str:
+    """Format a total with its sign, the way the chart labels show it.
+
+    >>> signed(42), signed(-7), signed(0)
+    ('+42', '-7', '0')
+    """
+    return f"{value:+d}" if value else "0"
+
+
+def running_totals_svg(
+    series: Sequence[ChartSeries],
+    *,
+    rounds: int,
+    title: str = "Running totals",
+    width: int = 360,
+    height: int = 200,
+    format_total: Callable[[int], str] = signed,
+    empty_message: str = "No rounds yet",
+) -> str:
+    """Draw each player's running total, round by round, as an ``<svg>`` string.
+
+    The x axis runs from round 0 to ``rounds``, the y axis covers every total
+    and 0, with a light grid and a stronger zero line. Each line ends in a dot
+    and a label with the player's name and final total (``"Anna +42"``, or
+    whatever ``format_total`` makes of it); labels whose lines end close
+    together are pushed apart so they never overlap, with a thin leader back
+    to their line's end. ``height`` grows if the labels need more room.
+
+    With ``rounds == 0`` the chart is a zero line and ``empty_message``.
+
+    >>> svg = running_totals_svg([ChartSeries("Anna", [5, 42])], rounds=2)
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    True
+    >>> "Anna +42" in svg
+    True
+    """
+    if rounds < 0:
+        raise ValueError(f"rounds cannot be negative, got {rounds}")
+    for line in series:
+        if len(line.points) > rounds:
+            raise ValueError(
+                f"{line.name!r} has {len(line.points)} points but the night has {rounds} rounds"
+            )
+
+    if rounds == 0:
+        return _empty_svg(f"{title}: {empty_message}", empty_message, width, height)
+
+    labels = [f"{_shorten(line.name)} {format_total(line.total)}" for line in series]
+    summary = ", ".join(f"{line.name} {format_total(line.total)}" for line in series)
+    aria = f"{title} after {rounds} round{'s' if rounds != 1 else ''}"
+    aria += f": {summary}" if summary else ""
+
+    values = [0, *(value for line in series for value in line.points)]
+    step = _nice_step(max(values) - min(values))
+    low = math.floor(min(values) / step) * step
+    high = math.ceil(max(values) / step) * step
+    if low == high:  # nothing but zeros: keep 0 in the middle of the chart
+        low, high = -step, step
+    ticks = range(low, high + step, step)
+
+    top, bottom_margin = 8, 20
+    height = max(height, top + bottom_margin + _LABEL_GAP * (len(series) + 1))
+    longest_tick = max(len(_compact(tick)) for tick in ticks)
+    left = 6 + longest_tick * _CHAR_WIDTH
+    longest_label = max((len(label) for label in labels), default=0)
+    right = min(width * 0.45, 14 + longest_label * _CHAR_WIDTH)
+    plot_left, plot_right = left, width - right
+    plot_top, plot_bottom = top, height - bottom_margin
+
+    def x_at(round_number: int) -> float:
+        return plot_left + (plot_right - plot_left) * round_number / rounds
+
+    def y_at(value: int) -> float:
+        return plot_top + (plot_bottom - plot_top) * (high - value) / (high - low)
+
+    parts = [
+        _svg_start(aria, width, height),
+        '<g class="grid" stroke="currentColor" stroke-opacity="0.15" stroke-width="1">',
+    ]
+    for tick in ticks:
+        if tick:
+            parts.append(_line(plot_left, y_at(tick), plot_right, y_at(tick)))
+    round_step = _nice_step(rounds, target=6)
+    for round_number in range(0, rounds + 1, round_step):
+        parts.append(_line(x_at(round_number), plot_top, x_at(round_number), plot_bottom))
+    parts.append("</g>")
+
+    parts.append('<g class="ticks" fill="currentColor" fill-opacity="0.7">')
+    for tick in ticks:
+        parts.append(
+            f'<text x="{_n(plot_left - 4)}" y="{_n(y_at(tick) + _FONT_SIZE * 0.35)}"'
+            f' text-anchor="end">{_escape(_compact(tick))}</text>'
+        )
+    for round_number in range(0, rounds + 1, round_step):
+        parts.append(
+            f'<text x="{_n(x_at(round_number))}" y="{_n(height - 6)}"'
+            f' text-anchor="middle">{round_number}</text>'
+        )
+    parts.append("</g>")
+
+    zero = y_at(0)
+    parts.append(
+        f'<line class="zero" x1="{_n(plot_left)}" y1="{_n(zero)}" x2="{_n(plot_right)}"'
+        f' y2="{_n(zero)}" stroke="currentColor" stroke-opacity="0.6" stroke-width="1"/>'
+    )
+
+    ends = [(x_at(len(line.points)), y_at(line.total)) for line in series]
+    label_ys = _spread(
+        [end_y for _, end_y in ends],
+        gap=_LABEL_GAP,
+        lowest=_FONT_SIZE / 2 + 1,
+        # Not lower than this, or the last one would sit on the round numbers.
+        highest=plot_bottom + 4,
+    )
+    label_x = plot_right + 6
+    for index, (line, label) in enumerate(zip(series, labels, strict=True)):
+        end_x, end_y = ends[index]
+        label_y = label_ys[index]
+        coordinates = " ".join(
+            f"{_n(x_at(number))},{_n(y_at(value))}"
+            for number, value in enumerate((0, *line.points))
+        )
+        parts.append(
+            f'<g class="series series-{index % SERIES_CLASSES}">'
+            f"<title>{_escape(line.name)} {_escape(format_total(line.total))}</title>"
+            f'<polyline points="{coordinates}" fill="none" stroke="currentColor"'
+            ' stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>'
+            f'<circle cx="{_n(end_x)}" cy="{_n(end_y)}" r="2.5" fill="currentColor"/>'
+        )
+        # A leader only when the label had to move or the line stops early.
+        if abs(label_y - end_y) > 1 or end_x < plot_right:
+            parts.append(
+                f'<line class="leader" x1="{_n(end_x)}" y1="{_n(end_y)}"'
+                f' x2="{_n(label_x - 2)}" y2="{_n(label_y)}" stroke="currentColor"'
+                ' stroke-opacity="0.5" stroke-width="1"/>'
+            )
+        parts.append(
+            f'<text class="label" x="{_n(label_x)}" y="{_n(label_y + _FONT_SIZE * 0.35)}"'
+            f' fill="currentColor">{_escape(label)}</text></g>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_start(aria: str, width: int, height: int) -> str:
+    """The opening tag and accessible name shared by every chart."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"'
+        f' class="ofc-chart" role="img" aria-label="{_escape(aria)}"'
+        f' font-family="system-ui, sans-serif" font-size="{_FONT_SIZE}">'
+        f"<title>{_escape(aria)}</title>"
+    )
+
+
+def _empty_svg(aria: str, message: str, width: int, height: int) -> str:
+    """Before the first round: the zero line across the middle and a message."""
+    middle = height / 2
+    return (
+        _svg_start(aria, width, height)
+        + f'<line class="zero" x1="8" y1="{_n(middle)}" x2="{width - 8}" y2="{_n(middle)}"'
+        ' stroke="currentColor" stroke-opacity="0.6" stroke-width="1"/>'
+        f'<text class="empty" x="{_n(width / 2)}" y="{_n(middle - 8)}" text-anchor="middle"'
+        f' fill="currentColor">{_escape(message)}</text></svg>'
+    )
+
+
+def _spread(wanted: list[float], *, gap: float, lowest: float, highest: float) -> list[float]:
+    """Move label centres apart by at least ``gap``, keeping their order.
+
+    Labels are pushed down past their neighbours above, then, if the last one
+    went past ``highest``, pulled back up. The caller leaves enough room for
+    all of them between ``lowest`` and ``highest``.
+
+    >>> _spread([50, 52, 90], gap=10, lowest=0, highest=100)
+    [50, 60, 90]
+    >>> _spread([99, 99], gap=10, lowest=0, highest=100)
+    [90, 100]
+    """
+    order = sorted(range(len(wanted)), key=lambda index: (wanted[index], index))
+    placed = [0.0] * len(wanted)
+    previous = lowest - gap
+    for index in order:
+        previous = placed[index] = max(wanted[index], previous + gap, lowest)
+    following = highest + gap
+    for index in reversed(order):
+        following = placed[index] = min(placed[index], following - gap)
+    return placed
+
+
+def _nice_step(span: int, *, target: int = 4) -> int:
+    """The smallest 1, 2 or 5 times a power of ten cutting ``span`` in ``target``.
+
+    >>> _nice_step(0), _nice_step(10), _nice_step(37), _nice_step(90_000)
+    (1, 5, 10, 50000)
+    """
+    wanted = span / target
+    power = 1
+    while True:
+        for multiple in (1, 2, 5):
+            if multiple * power >= wanted:
+                return multiple * power
+        power *= 10
+
+
+def _compact(value: int) -> str:
+    """Short axis labels: 950, 12k, 1.5M.
+
+    >>> _compact(-950), _compact(12_000), _compact(1_500_000)
+    ('-950', '12k', '1.5M')
+    """
+    for size, suffix in ((1_000_000_000, "G"), (1_000_000, "M"), (10_000, "k")):
+        if abs(value) >= size:
+            divisor = 1000 if suffix == "k" else size
+            return f"{value / divisor:g}{suffix}"
+    return str(value)
+
+
+def _escape(text: str) -> str:
+    """``html.escape``, minus the characters that XML cannot carry at all."""
+    return _html_escape(_NOT_XML.sub("", text))
+
+
+def _shorten(name: str) -> str:
+    return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1].rstrip() + "…"
+
+
+def _line(x1: float, y1: float, x2: float, y2: float) -> str:
+    return f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"/>'
+
+
+def _n(number: float) -> str:
+    """A coordinate with at most one decimal, for short markup."""
+    text = f"{number:.1f}".removesuffix(".0")
+    return "0" if text == "-0" else text

@@ -1,0 +1,249 @@
+"""The running-totals chart: real SVG structure, parsed, not string matching."""
+
+import xml.etree.ElementTree as ET
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.chart import ChartSeries, running_totals_svg, signed
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def view_box(root: ET.Element) -> tuple[float, float, float, float]:
+    x, y, width, height = (float(part) for part in root.get("viewBox").split())
+    return x, y, width, height
+
+
+def polylines(root: ET.Element) -> list[list[tuple[float, float]]]:
+    return [
+        [tuple(float(n) for n in pair.split(",")) for pair in line.get("points").split()]
+        for line in root.iter(f"{SVG}polyline")
+    ]
+
+
+def labels(root: ET.Element) -> list[ET.Element]:
+    return [text for text in root.iter(f"{SVG}text") if text.get("class") == "label"]
+
+
+def zero_line(root: ET.Element) -> ET.Element:
+    (line,) = [line for line in root.iter(f"{SVG}line") if line.get("class") == "zero"]
+    return line
+
+
+def series_groups(root: ET.Element) -> list[ET.Element]:
+    return [group for group in root.iter(f"{SVG}g") if "series" in group.get("class", "").split()]
+
+
+NIGHT = [
+    ChartSeries("Anna", [5, 12, 42]),
+    ChartSeries("Ben", [-5, -12, -40]),
+    ChartSeries("Cy", [0, 0, -2]),
+]
+
+
+def test_chart_is_an_accessible_svg_that_scales_by_its_view_box():
+    root = parse(running_totals_svg(NIGHT, rounds=3))
+
+    assert root.tag == f"{SVG}svg"
+    assert root.get("role") == "img"
+    assert "Anna +42" in root.get("aria-label")
+    assert root.find(f"{SVG}title").text == root.get("aria-label")
+    assert view_box(root)[2] == 360
+    # No fixed size and no inline style: CSS sizes it, a strict CSP holds.
+    assert root.get("width") is None and root.get("height") is None
+    assert not [element for element in root.iter() if element.get("style") is not None]
+
+
+def test_one_polyline_per_player_from_round_zero_to_their_last_round():
+    root = parse(running_totals_svg(NIGHT, rounds=3))
+
+    lines = polylines(root)
+    assert len(lines) == 3
+    assert all(len(points) == 4 for points in lines)  # round 0 plus three rounds
+
+
+def test_each_player_gets_their_own_colour_class_in_current_color():
+    root = parse(running_totals_svg(NIGHT, rounds=3))
+
+    groups = series_groups(root)
+    assert [group.get("class") for group in groups] == [
+        "series series-0",
+        "series series-1",
+        "series series-2",
+    ]
+    for group in groups:
+        assert group.find(f"{SVG}polyline").get("stroke") == "currentColor"
+
+
+def test_colour_classes_repeat_after_eight_players():
+    night = [ChartSeries(f"P{i}", [i]) for i in range(10)]
+
+    groups = series_groups(parse(running_totals_svg(night, rounds=1)))
+
+    assert [group.get("class").split()[1] for group in groups][-2:] == ["series-0", "series-1"]
+
+
+def test_labels_show_name_and_signed_final_total():
+    root = parse(running_totals_svg(NIGHT, rounds=3))
+
+    assert [text.text for text in labels(root)] == ["Anna +42", "Ben -40", "Cy -2"]
+
+
+def test_names_are_escaped_and_read_back_unchanged():
+    night = [ChartSeries('<b>"Bobby" & co</b>', [7]), ChartSeries("Ann", [-7])]
+
+    svg = running_totals_svg(night, rounds=1)
+
+    assert "<b>" not in svg
+    root = parse(svg)
+    assert labels(root)[0].text == '<b>"Bobby"… +7'  # cut to 12 characters
+    assert series_groups(root)[0].find(f"{SVG}title").text == '<b>"Bobby" & co</b> +7'
+    assert '<b>"Bobby" & co</b> +7' in root.get("aria-label")
+
+
+def test_zero_line_sits_where_zero_is_on_the_y_axis():
+    # Totals from -50 to +50 give a symmetric axis, so 0 is halfway down
+    # the plot: exactly where every line starts at round 0.
+    night = [ChartSeries("Anna", [50]), ChartSeries("Ben", [-50])]
+
+    root = parse(running_totals_svg(night, rounds=1))
+    zero = zero_line(root)
+    y = float(zero.get("y1"))
+
+    assert float(zero.get("y2")) == y
+    anna, ben = polylines(root)
+    assert anna[0][1] == ben[0][1] == y
+    assert anna[1][1] < y < ben[1][1]
+    assert y - anna[1][1] == pytest.approx(ben[1][1] - y, abs=0.1)
+
+
+def test_zero_line_is_at_the_bottom_when_nobody_is_below_zero():
+    root = parse(running_totals_svg([ChartSeries("Anna", [10, 20])], rounds=2))
+
+    (line,) = polylines(root)
+    assert float(zero_line(root).get("y1")) == max(y for _, y in line)
+
+
+def test_higher_totals_are_drawn_higher_and_later_rounds_further_right():
+    (anna, _, _) = polylines(parse(running_totals_svg(NIGHT, rounds=3)))
+
+    xs = [x for x, _ in anna]
+    ys = [y for _, y in anna]
+    assert xs == sorted(xs) and len(set(xs)) == 4
+    assert ys == sorted(ys, reverse=True)  # 0, 5, 12, 42 climb up the screen
+
+
+def test_close_line_ends_get_labels_at_least_a_line_apart():
+    night = [ChartSeries(name, [total]) for name, total in [("A", 10), ("B", 11), ("C", 9)]]
+    night.append(ChartSeries("D", [-30]))
+
+    root = parse(running_totals_svg(night, rounds=1))
+
+    ys = sorted(float(text.get("y")) for text in labels(root))
+    assert all(below - above >= 12 for above, below in pairwise(ys))
+    # Labels keep the order of their lines: B highest, then A, C, D.
+    by_name = {text.text.split()[0]: float(text.get("y")) for text in labels(root)}
+    assert by_name["B"] < by_name["A"] < by_name["C"] < by_name["D"]
+
+
+def test_zero_rounds_draws_an_empty_chart_with_a_message():
+    root = parse(running_totals_svg([ChartSeries("Anna", [])], rounds=0))
+
+    assert polylines(root) == []
+    assert zero_line(root) is not None
+    messages = [text.text for text in root.iter(f"{SVG}text") if text.get("class") == "empty"]
+    assert messages == ["No rounds yet"]
+
+
+def test_one_player_and_all_zeros_still_draw_a_flat_line_on_the_zero_line():
+    root = parse(running_totals_svg([ChartSeries("Anna", [0, 0, 0])], rounds=3))
+
+    (line,) = polylines(root)
+    y = float(zero_line(root).get("y1"))
+    assert {point_y for _, point_y in line} == {y}
+    assert [text.text for text in labels(root)] == ["Anna 0"]
+
+
+def test_a_player_who_left_early_has_a_shorter_line():
+    night = [ChartSeries("Anna", [3, 6, 9]), ChartSeries("Ben", [-3])]
+
+    anna, ben = polylines(parse(running_totals_svg(night, rounds=3)))
+
+    assert len(ben) == 2
+    assert ben[-1][0] < anna[-1][0]
+
+
+def test_more_points_than_rounds_is_an_error():
+    with pytest.raises(ValueError):
+        running_totals_svg([ChartSeries("Anna", [1, 2, 3])], rounds=2)
+
+
+def test_money_can_be_shown_instead_of_points():
+    root = parse(
+        running_totals_svg(
+            [ChartSeries("Anna", [1250])], rounds=1, format_total=lambda c: f"€{c / 100:.2f}"
+        )
+    )
+
+    assert labels(root)[0].text == "Anna €12.50"
+
+
+def test_signed_totals():
+    assert (signed(42), signed(-7), signed(0)) == ("+42", "-7", "0")
+
+
+def test_big_values_get_short_axis_labels():
+    root = parse(running_totals_svg([ChartSeries("Whale", [2_000_000])], rounds=1))
+
+    ticks = [text.text for text in root.iter(f"{SVG}text") if text.get("text-anchor") == "end"]
+    assert "2M" in ticks
+    assert max(len(tick) for tick in ticks) <= 5
+
+
+def test_eight_players_fit_without_overlapping_labels():
+    night = [ChartSeries(f"Player {i}", [i - 4, 0]) for i in range(8)]
+
+    root = parse(running_totals_svg(night, rounds=2))
+
+    ys = sorted(float(text.get("y")) for text in labels(root))
+    assert len(ys) == 8
+    assert all(below - above >= 12 for above, below in pairwise(ys))
+
+
+series_strategy = st.lists(
+    st.tuples(
+        st.text(min_size=1, max_size=20),
+        st.lists(st.integers(-100_000, 100_000), min_size=0, max_size=12),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(series_strategy)
+def test_every_coordinate_stays_inside_the_view_box(players):
+    rounds = max(len(points) for _, points in players)
+    night = [ChartSeries(name, points) for name, points in players]
+
+    root = parse(running_totals_svg(night, rounds=rounds))
+
+    x0, y0, width, height = view_box(root)
+    for line in polylines(root):
+        for x, y in line:
+            assert x0 <= x <= x0 + width and y0 <= y <= y0 + height
+    for element in root.iter():
+        for name in ("x", "y", "x1", "x2", "y1", "y2", "cx", "cy"):
+            if element.get(name) is not None:
+                value = float(element.get(name))
+                limit = width if name.startswith("x") or name == "cx" else height
+                assert 0 <= value <= limit, (element.tag, name, value)
+    if rounds:
+        assert len(polylines(root)) == len(night)
