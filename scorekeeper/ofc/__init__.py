@@ -1,0 +1,61 @@
+"""The OFC rules engine: pure Python, no Django.
+
+Cards and notation (:mod:`.cards`), hand evaluation (:mod:`.evaluate`), the
+seven games as data (:mod:`.games`), jokers (:mod:`.jokers`), scoring and
+Fantasyland (:mod:`.scoring`), and the JSON contract of ``manage.py score``
+(:mod:`.contract`).
+
+>>> board = PlayerBoard.parse
+>>> result = score_table(
+...     PRESETS["standard"],
+...     [
+...         board("A", "2c 3d 4h", "5c 5d 8h 9s Ts", "Ah Kh 9h 7h 2h"),
+...         board("B", "Kc Kd 6s", "As Ad 4c 7s Jc", "8c 8d 3s 3c Qs"),
+...     ],
+... )
+>>> [player.points for player in result.players]
+[-5, 5]
+"""
+
+from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
+from .evaluate import Category, describe, hand_key, hand_name
+from .games import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
+from .scoring import (
+    FantasylandState,
+    PairResult,
+    PlayerBoard,
+    PlayerResult,
+    Row,
+    RowResult,
+    TableResult,
+    next_fantasyland,
+    score_table,
+)
+
+__all__ = [
+    "DECK",
+    "JOKER",
+    "PRESETS",
+    "STANDARD_ROYALTIES",
+    "Card",
+    "Category",
+    "EntryOption",
+    "FantasylandState",
+    "Game",
+    "OFCError",
+    "PairResult",
+    "PlayerBoard",
+    "PlayerResult",
+    "Row",
+    "RowResult",
+    "Royalties",
+    "TableResult",
+    "describe",
+    "format_cards",
+    "hand_key",
+    "hand_name",
+    "next_fantasyland",
+    "parse_card",
+    "parse_cards",
+    "score_table",
+]

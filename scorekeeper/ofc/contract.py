@@ -1,0 +1,207 @@
+"""The JSON contract of ``python manage.py score``: JSON text in, JSON text out.
+
+Input is one hand as an object, or an array of them::
+
+    {"variant": "ultimate", "rules": {"stay_limit": null},
+     "players": [{"name": "Anna", "top": "Qh Qc 3d", "middle": [...], "bottom": "...",
+                  "fantasyland": {"cards": 16, "stays": 1}}, ...]}
+
+For an object the output is one result (exit status 0), or, when the hand
+cannot be scored, nothing on standard output and one line on standard error
+(exit status 2). For an array, a hand that cannot be scored becomes
+``{"error": "..."}`` in its place and the others are still scored.
+
+>>> hand = {"variant": "pineapple", "players": [
+...     {"name": "A", "top": "Qh Qc 3d", "middle": "Ts Js Qd Kc Ah", "bottom": "7d 7c 7s 2h 2s"},
+...     {"name": "B", "top": "2c 5d 9h", "middle": "3s 3h 4d 4c 8s", "bottom": "Ks Kh 9d 6c 6h"}]}
+>>> out = run(json.dumps(hand))
+>>> out.status, json.loads(out.stdout)["players"][0]["points"]
+(0, 23)
+>>> run('{"variant": "omaha"}').stderr.split(";")[0]
+'unknown variant "omaha"'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import OFCError, parse_cards
+from .games import PRESETS, Game
+from .scoring import FantasylandState, PlayerBoard, RowResult, TableResult, score_table
+
+__all__ = ["Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
+
+# House rules the input may switch, and the type each one takes.
+RULES = {
+    "fantasyland": "bool",
+    "stay_full_house_middle": "bool",
+    "stay_wheel_middle": "bool",
+    "stay_limit": "limit",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stdout: str  # the JSON, or "" on an error
+    stderr: str  # one line without its newline, or ""
+    status: int
+
+
+def _game(data: dict[str, Any]) -> Game:
+    variant = data.get("variant")
+    if "variant" not in data:
+        raise OFCError('missing "variant"')
+    if not isinstance(variant, str) or variant not in PRESETS:
+        shown = json.dumps(variant) if not isinstance(variant, str) else f'"{variant}"'
+        raise OFCError(f"unknown variant {shown}; the variants are {', '.join(PRESETS)}")
+    game = PRESETS[variant]
+    rules = data.get("rules")
+    if rules is None:
+        return game
+    if not isinstance(rules, dict):
+        raise OFCError('"rules" must be an object of house rules')
+    changes: dict[str, Any] = {}
+    for name, value in rules.items():
+        kind = RULES.get(name)
+        if kind is None:
+            raise OFCError(f'unknown rule "{name}"; the rules are {", ".join(RULES)}')
+        if kind == "bool" and not isinstance(value, bool):
+            raise OFCError(f'rule "{name}" must be true or false, got {json.dumps(value)}')
+        if kind == "limit" and not (
+            value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
+        ):
+            raise OFCError(f'rule "{name}" must be a whole number or null, got {json.dumps(value)}')
+        changes[name] = value
+    return replace(game, **changes)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fantasyland(value: Any, where: str) -> FantasylandState | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not _whole(value.get("cards")):
+        raise OFCError(f'{where}, fantasyland: expected null or {{"cards": N, "stays": K}}')
+    stays = value.get("stays", 0)
+    if not _whole(stays):
+        raise OFCError(f'{where}, fantasyland: "stays" must be a whole number')
+    return FantasylandState(value["cards"], stays)
+
+
+def hand_from_json(data: Any) -> tuple[Game, list[PlayerBoard]]:
+    """The game and boards of one hand in the contract's input form."""
+    if not isinstance(data, dict):
+        raise OFCError("a hand must be a JSON object")
+    game = _game(data)
+    players = data.get("players")
+    if not isinstance(players, list):
+        raise OFCError('"players" must be a list of players')
+    if not game.min_players <= len(players) <= game.max_players:
+        raise OFCError(
+            f"{game.id} takes {game.min_players} to {game.max_players} players, got {len(players)}"
+        )
+    boards = []
+    for seat, player in enumerate(players, start=1):
+        if not isinstance(player, dict):
+            raise OFCError(f"player {seat}: must be an object")
+        name = player.get("name", f"Player {seat}")
+        if not isinstance(name, str) or not name.strip():
+            raise OFCError(f'player {seat}: "name" must be a non-empty string')
+        where = f"player {seat} ({name})"
+        rows = []
+        for row in ("top", "middle", "bottom"):
+            if row not in player:
+                raise OFCError(f'{where}: missing "{row}"')
+            cards = player[row]
+            if not isinstance(cards, str | list):
+                raise OFCError(f"{where}, {row}: expected a string or a list of cards")
+            try:
+                rows.append(parse_cards(cards))
+            except OFCError as error:
+                raise OFCError(f"{where}, {row}: {error}") from None
+        state = _fantasyland(player.get("fantasyland"), where)
+        boards.append(PlayerBoard(name, *rows, fantasyland=state))
+    return game, boards
+
+
+def _row_json(row: RowResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "cards": [str(card) for card in row.cards],
+        "hand": row.hand,
+        "royalty": row.royalty,
+    }
+    if len(row.jokers) == 1:
+        out["jokers"] = {"JK": str(row.jokers[0])}
+    elif row.jokers:
+        out["jokers"] = [str(card) for card in row.jokers]
+    return out
+
+
+def result_to_json(result: TableResult) -> dict[str, Any]:
+    """A scored hand in the contract's output form."""
+    return {
+        "variant": result.game.id,
+        "players": [
+            {
+                "name": player.name,
+                "fouled": player.fouled,
+                "rows": {row.row.value: _row_json(row) for row in player.rows},
+                "royalties": player.royalties,
+                "points": player.points,
+                "fantasyland": (
+                    None
+                    if player.fantasyland is None
+                    else {"cards": player.fantasyland.cards, "stays": player.fantasyland.stays}
+                ),
+            }
+            for player in result.players
+        ],
+        "pairs": [
+            {
+                "players": list(pair.players),
+                "rows": list(pair.rows),
+                "scoop": pair.scoop,
+                "royalties": pair.royalties,
+                "points": pair.points,
+            }
+            for pair in result.pairs
+        ],
+    }
+
+
+def score_hand(data: Any) -> dict[str, Any]:
+    """Score one hand given as parsed JSON; raises :class:`OFCError`."""
+    game, boards = hand_from_json(data)
+    return result_to_json(score_table(game, boards))
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def run(text: str) -> Outcome:
+    """The whole command: input text -> what to print and the exit status."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        message = getattr(error, "msg", str(error))
+        where = f" (line {error.lineno}, column {error.colno})" if hasattr(error, "lineno") else ""
+        return Outcome("", f"not JSON: {message}{where}", 2)
+    if isinstance(data, list):
+        results: list[dict[str, Any]] = []
+        for hand in data:
+            try:
+                results.append(score_hand(hand))
+            except OFCError as error:
+                results.append({"error": str(error)})
+        return Outcome(_dump(results), "", 0)
+    if not isinstance(data, dict):
+        return Outcome("", "expected a JSON object (one hand) or an array of them", 2)
+    try:
+        return Outcome(_dump(score_hand(data)), "", 0)
+    except OFCError as error:
+        return Outcome("", str(error).replace("\n", " "), 2)

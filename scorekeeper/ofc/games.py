@@ -1,0 +1,216 @@
+"""The seven games as data: one frozen :class:`Game` per preset.
+
+A group's house rules are ``dataclasses.replace`` of a preset, never an
+``if`` in the scoring code:
+
+>>> from dataclasses import replace
+>>> classic = replace(PRESETS["ultimate"], stay_full_house_middle=True)
+>>> classic.stay_limit, classic.stay_full_house_middle
+(3, True)
+>>> [(option.id, option.cards) for option in PRESETS["progressive"].entry_options]
+[('qq', 14), ('kk', 15), ('aa', 16), ('trips', 17)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from .evaluate import Category, _pack
+
+__all__ = [
+    "PRESETS",
+    "STANDARD_ROYALTIES",
+    "EntryOption",
+    "Game",
+    "Royalties",
+    "top_at_least",
+]
+
+
+def top_at_least(category: Category, rank: int = 2) -> int:
+    """The smallest key of a top row with this category and main rank.
+
+    >>> from scorekeeper.ofc.evaluate import hand_key
+    >>> from scorekeeper.ofc.cards import parse_cards
+    >>> hand_key(parse_cards("Qs Qd 2c")) >= top_at_least(Category.PAIR, 12)
+    True
+    """
+    return _pack(category, [rank])
+
+
+QUEENS = top_at_least(Category.PAIR, 12)
+KINGS = top_at_least(Category.PAIR, 13)
+ACES = top_at_least(Category.PAIR, 14)
+ANY_TRIPS = top_at_least(Category.TRIPS)
+
+
+@dataclass(frozen=True)
+class EntryOption:
+    """One way into Fantasyland: what the board needs and how many cards it earns.
+
+    A board qualifies when its top is at least ``top`` (a key, when set) and,
+    when ``wheel_middle``, its middle is the 2-7 wheel 7-5-4-3-2. Of the
+    options a board qualifies for, the one with the most cards applies.
+    """
+
+    id: str
+    label: str
+    cards: int
+    top: int | None = None
+    wheel_middle: bool = False
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Royalties:
+    """A royalty table. Top by rank (pairs and trips), middle and bottom by hand
+    name, and the 2-7 middle by its highest card."""
+
+    top_pair: Mapping[int, int] = field(hash=False)
+    top_trips: Mapping[int, int] = field(hash=False)
+    middle: Mapping[str, int] = field(hash=False)
+    bottom: Mapping[str, int] = field(hash=False)
+    low_middle: Mapping[int, int] = field(hash=False)
+
+
+STANDARD_ROYALTIES = Royalties(
+    top_pair=_frozen({rank: rank - 5 for rank in range(6, 15)}),  # 66 = 1 ... AA = 9
+    top_trips=_frozen({rank: rank + 8 for rank in range(2, 15)}),  # 222 = 10 ... AAA = 22
+    middle=_frozen(
+        {
+            "trips": 2,
+            "straight": 4,
+            "flush": 8,
+            "full house": 12,
+            "quads": 20,
+            "straight flush": 30,
+            "royal flush": 50,
+        }
+    ),
+    bottom=_frozen(
+        {
+            "straight": 2,
+            "flush": 4,
+            "full house": 6,
+            "quads": 10,
+            "straight flush": 15,
+            "royal flush": 25,
+        }
+    ),
+    low_middle=_frozen({7: 4, 8: 2, 9: 1, 10: 0}),
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's rules. Every house rule a group can switch is a field here."""
+
+    id: str
+    name: str
+    max_players: int
+    min_players: int = 2
+    # Wild jokers dealt with the 52 cards (the jokers game has two).
+    jokers: int = 0
+    # 2-7: the middle is a low hand, and only bottom >= top is checked.
+    low_middle: bool = False
+    fantasyland: bool = True
+    entry: tuple[EntryOption, ...] = ()
+    # Cards dealt on a stay; None means the count the streak entered with.
+    # Either way the count never grows within a streak.
+    stay_cards: int | None = None
+    stay_top_trips: bool = True
+    stay_full_house_middle: bool = False
+    stay_quads_bottom: bool = True
+    stay_wheel_middle: bool = False
+    # Stays in a row (None = no limit): 3 means at most 4 Fantasyland hands.
+    stay_limit: int | None = None
+    # Dealer button "hold": it also stays for the first regular hand after a
+    # Fantasyland hand. The engine does not move buttons; the app reads this.
+    hold_button: bool = False
+    royalties: Royalties = field(default=STANDARD_ROYALTIES, hash=False)
+
+    @property
+    def entry_options(self) -> tuple[EntryOption, ...]:
+        """The ways into Fantasyland a form should offer (none when it is off)."""
+        return self.entry if self.fantasyland else ()
+
+
+_QQ_PLUS = (EntryOption("qq+", "QQ or better on top", 13, top=QUEENS),)
+_PROGRESSIVE = (
+    EntryOption("qq", "QQ on top", 14, top=QUEENS),
+    EntryOption("kk", "KK on top", 15, top=KINGS),
+    EntryOption("aa", "AA on top", 16, top=ACES),
+    EntryOption("trips", "Trips on top", 17, top=ANY_TRIPS),
+)
+
+_STANDARD = Game(
+    id="standard",
+    name="OFC Standard",
+    max_players=4,
+    entry=_QQ_PLUS,
+    stay_cards=13,
+    stay_full_house_middle=True,
+)
+_PINEAPPLE = Game(
+    id="pineapple",
+    name="Pineapple",
+    max_players=3,
+    entry=(EntryOption("qq+", "QQ or better on top", 14, top=QUEENS),),
+    stay_cards=14,
+)
+_PROGRESSIVE_GAME = Game(
+    id="progressive",
+    name="Progressive Pineapple",
+    max_players=3,
+    entry=_PROGRESSIVE,
+    stay_cards=14,
+)
+_ULTIMATE = Game(
+    id="ultimate",
+    name="Progressive Ultimate",
+    max_players=3,
+    entry=_PROGRESSIVE,
+    stay_cards=None,
+    stay_limit=3,
+)
+
+PRESETS: Mapping[str, Game] = MappingProxyType(
+    {
+        "standard": _STANDARD,
+        "standard-nofl": replace(
+            _STANDARD,
+            id="standard-nofl",
+            name="OFC Standard without Fantasyland",
+            fantasyland=False,
+        ),
+        "pineapple": _PINEAPPLE,
+        "progressive": _PROGRESSIVE_GAME,
+        "ultimate": _ULTIMATE,
+        "jokers": Game(
+            id="jokers",
+            name="Joker OFC",
+            max_players=3,
+            jokers=2,
+            entry=_PROGRESSIVE,
+            stay_cards=None,
+            stay_limit=3,
+        ),
+        "deuce": Game(
+            id="deuce",
+            name="2-7 Pineapple",
+            max_players=3,
+            low_middle=True,
+            entry=(
+                EntryOption("kk+", "KK or better on top", 14, top=KINGS),
+                EntryOption("wheel", "7-5-4-3-2 middle", 14, wheel_middle=True),
+                EntryOption("both", "KK or better on top and 7-5-4-3-2 middle", 15, KINGS, True),
+            ),
+            stay_cards=14,
+        ),
+    }
+)
