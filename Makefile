@@ -1,0 +1,49 @@
+# Two commands for a fresh clone: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test setup setup-dev chromium lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.app-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.app-installed
+
+setup: $(VENV)/.app-installed
+
+setup-dev: $(VENV)/.dev-installed
+
+run: setup
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py welcome --port $(PORT)
+	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
+
+# The browser tests drive Debian's Chromium, never a browser download.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
+	fi
+
+lint: setup-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: setup-dev chromium lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest -n 2 -p no:cacheprovider
+
+bench: setup-dev
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,109 @@
+"""What a night looks like right now: everything the night page shows, in a fixed
+number of queries however many rounds have been played."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+
+from scorekeeper.games import Fantasyland, game_for
+from scorekeeper.models import Entry, Night, Round, Seat
+from scorekeeper.ofc.games import Game
+from scorekeeper.services.nights import describe_difference
+
+
+@dataclass
+class SeatLine:
+    seat: Seat
+    total: int = 0
+    playing: bool = False
+    entry: Entry | None = None
+    fantasyland: Fantasyland | None = None
+    is_dealer: bool = False
+
+
+@dataclass
+class NightState:
+    night: Night
+    game: Game
+    seats: list[SeatLine]
+    round: Round | None
+    rounds_played: int
+    lines: list[SeatLine] = field(default_factory=list)  # the seats in this round
+
+    @property
+    def missing(self) -> list[SeatLine]:
+        return [line for line in self.lines if line.entry is None]
+
+    @property
+    def entered_sum(self) -> int:
+        return sum(line.entry.points for line in self.lines if line.entry is not None)
+
+    @property
+    def all_in(self) -> bool:
+        return bool(self.lines) and not self.missing
+
+    @property
+    def difference(self) -> str:
+        """ "3 points too many" once everyone is in and the sum is off, else ""."""
+        if self.all_in and self.entered_sum != 0:
+            return describe_difference(self.entered_sum)
+        return ""
+
+    @property
+    def dealer(self) -> Seat | None:
+        return self.round.dealer if self.round else None
+
+    @property
+    def in_fantasyland(self) -> list[SeatLine]:
+        return [line for line in self.lines if line.fantasyland is not None]
+
+    def line_for_user(self, user) -> SeatLine | None:
+        for line in self.lines:
+            if line.seat.user_id == user.pk:
+                return line
+        return None
+
+    @property
+    def standings(self) -> list[SeatLine]:
+        return sorted(self.seats, key=lambda line: (-line.total, line.seat.position))
+
+
+def night_state(night: Night) -> NightState:
+    seats = list(night.seats.select_related("user"))
+    totals = dict(
+        Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
+        .values("seat")
+        .annotate(total=Sum("points"))
+        .values_list("seat", "total")
+    )
+    counts = night.rounds.aggregate(played=Count("pk", filter=Q(recorded_at__isnull=False)))
+    round_ = (
+        night.rounds.filter(recorded_at__isnull=True)
+        .select_related("dealer")
+        .order_by("-number")
+        .first()
+    )
+    entries: dict[int, Entry] = {}
+    if round_ is not None:
+        entries = {entry.seat_id: entry for entry in round_.entries.select_related("entered_by")}
+    fantasyland = {
+        int(seat_id): Fantasyland(*value)
+        for seat_id, value in (round_.fantasyland.items() if round_ else [])
+    }
+    lines = []
+    for seat in seats:
+        line = SeatLine(seat=seat, total=totals.get(seat.pk, 0))
+        if round_ is not None and seat.plays(round_.number):
+            line.playing = True
+            line.entry = entries.get(seat.pk)
+            line.fantasyland = fantasyland.get(seat.pk)
+            line.is_dealer = seat.pk == round_.dealer_id
+        lines.append(line)
+    return NightState(
+        night=night,
+        game=game_for(night.game, night.rules),
+        seats=lines,
+        round=round_,
+        rounds_played=counts["played"],
+        lines=[line for line in lines if line.playing],
+    )

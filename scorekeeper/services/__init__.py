@@ -1,0 +1,1 @@
+"""Every write of the app: keyword-only, typed, each in one transaction."""

@@ -1,0 +1,397 @@
+"""Writes of a night at the table: starting it, entries, rounds, seats, the end.
+
+Every write locks the night's row first, so phones that save at the same instant
+queue behind each other: each entry counts once and a round goes through once.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scorekeeper.games import Fantasyland, fantasyland_after_claim, game_for
+from scorekeeper.models import Entry, Group, Night, Round, RoundEdit, Seat, User
+from scorekeeper.names import clean_name
+from scorekeeper.ofc.games import PRESETS, Game
+from scorekeeper.table import at_or_after, next_dealer
+
+MAX_POINTS = 999
+
+
+class Refused(ValueError):
+    """A write that the rules do not allow; the message is for the person at the table."""
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """Who sits down: a member, or a guest known by name only."""
+
+    user: User | None = None
+    guest_name: str = ""
+
+
+def _lock(night: Night) -> Night:
+    return Night.objects.select_for_update().get(pk=night.pk)
+
+
+def _bump(night: Night) -> None:
+    Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
+
+
+def _fantasyland_of(round_: Round) -> dict[int, Fantasyland]:
+    return {int(seat_id): Fantasyland(*value) for seat_id, value in round_.fantasyland.items()}
+
+
+def open_round(night: Night) -> Round | None:
+    return night.rounds.filter(recorded_at__isnull=True).order_by("-number").first()
+
+
+def playing_seats(night: Night, number: int) -> list[Seat]:
+    return [seat for seat in night.seats.all() if seat.plays(number)]
+
+
+def _check_points(points: int) -> None:
+    if not -MAX_POINTS <= points <= MAX_POINTS:
+        raise Refused(f"A total must be between -{MAX_POINTS} and {MAX_POINTS}.")
+
+
+@transaction.atomic
+def start_night(
+    *,
+    group: Group,
+    started_by: User,
+    game_id: str,
+    rules: dict,
+    point_cents: int,
+    seats: list[SeatRequest],
+    first_dealer: int,
+    loss_cap_cents: int | None = None,
+) -> Night:
+    """Open a night with its seats in clockwise order; `first_dealer` indexes `seats`."""
+    if game_id not in PRESETS:
+        raise Refused("Pick one of the games on the list.")
+    game = game_for(game_id, rules)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise Refused(
+            f"{game.name} takes {game.min_players} to {game.max_players} players, got {len(seats)}."
+        )
+    if not 0 <= first_dealer < len(seats):
+        raise Refused("Pick who deals first among the players.")
+    if point_cents < 0:
+        raise Refused("The point value cannot be negative.")
+    member_ids = set(group.memberships.filter(left_at=None).values_list("user_id", flat=True))
+    names: list[str] = []
+    for request in seats:
+        if request.user is not None:
+            if request.user.pk not in member_ids:
+                raise Refused(f"{request.user.name} is not in this group.")
+            names.append(request.user.name)
+        else:
+            names.append(clean_name(request.guest_name))
+    lowered = [name.lower() for name in names]
+    duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
+    if duplicates:
+        raise Refused(f"{duplicates[0]} is seated twice. Each player takes one seat.")
+
+    night = Night.objects.create(
+        group=group,
+        game=game_id,
+        rules=rules,
+        point_cents=point_cents,
+        currency=group.currency,
+        loss_cap_cents=loss_cap_cents,
+        started_by=started_by,
+    )
+    created = [
+        Seat.objects.create(night=night, position=index + 1, user=request.user, name=name)
+        for index, (request, name) in enumerate(zip(seats, names, strict=True))
+    ]
+    Round.objects.create(night=night, number=1, dealer=created[first_dealer])
+    group.default_game = game_id
+    group.default_rules = rules
+    group.default_point_cents = point_cents
+    group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
+    return night
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    entry: Entry
+    round_recorded: bool
+
+
+def _check_fantasyland_claim(
+    game: Game, seat: Seat, current: Fantasyland | None, made: str, stayed: bool
+) -> None:
+    if (made or stayed) and not game.fantasyland:
+        raise Refused("This game is played without Fantasyland.")
+    if current is None:
+        if stayed:
+            raise Refused(f"{seat.name} did not play this hand in Fantasyland, so cannot stay.")
+        if made and made not in {option.id for option in game.entry_options}:
+            raise Refused("That is not a way into Fantasyland in this game.")
+    else:
+        if made:
+            raise Refused(f"{seat.name} played this hand in Fantasyland: say whether they stayed.")
+        if stayed and game.stay_limit is not None and current.stays >= game.stay_limit:
+            raise Refused(
+                f"{seat.name} has had {game.stay_limit + 1} Fantasyland hands in a row, "
+                "the most this game allows."
+            )
+
+
+def _may_enter_for(seat: Seat, by: User, playing: list[Seat], existing: Entry | None) -> None:
+    if seat.user_id == by.pk:
+        return
+    if not any(other.user_id == by.pk for other in playing):
+        raise Refused("Only players seated in this round can enter totals.")
+    if existing is not None and not seat.is_guest and existing.entered_by_id != by.pk:
+        raise Refused(f"{seat.name} already has an entry; only they can change it.")
+
+
+@transaction.atomic
+def record_entry(
+    *,
+    night: Night,
+    round_number: int,
+    seat: Seat,
+    points: int,
+    entered_by: User,
+    fantasyland_made: str = "",
+    fantasyland_stayed: bool = False,
+    board: dict | None = None,
+) -> EntryResult:
+    """Save one seat's total for the open round; saving the same again changes nothing.
+
+    When every seat is in and the totals add up to zero, the round goes through.
+    """
+    night = _lock(night)
+    if night.is_over:
+        raise Refused("This night is over; no more rounds.")
+    round_ = open_round(night)
+    if round_ is None or round_.number != round_number:
+        raise Refused(
+            f"Round {round_number} has already gone through. Check the standings; "
+            "fix a round from its history if needed."
+        )
+    _check_points(points)
+    playing = playing_seats(night, round_.number)
+    if seat.night_id != night.pk or seat not in playing:
+        raise Refused(f"{seat.name} is not playing this round.")
+    game = game_for(night.game, night.rules)
+    current = _fantasyland_of(round_).get(seat.pk)
+    _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
+    existing = Entry.objects.filter(round=round_, seat=seat).first()
+    _may_enter_for(seat, entered_by, playing, existing)
+
+    values = {
+        "points": points,
+        "fantasyland_made": fantasyland_made,
+        "fantasyland_stayed": fantasyland_stayed,
+        "board": board,
+    }
+    if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
+        return EntryResult(existing, round_recorded=False)  # a double tap or a retry
+    entry, _ = Entry.objects.update_or_create(
+        round=round_,
+        seat=seat,
+        defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
+    )
+    recorded = _close_round_if_complete(night, round_, playing, game)
+    _bump(night)
+    return EntryResult(entry, round_recorded=recorded)
+
+
+def _close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
+    entries = {entry.seat_id: entry for entry in round_.entries.all()}
+    if len(entries) < len(playing) or sum(e.points for e in entries.values()) != 0:
+        return False
+    round_.recorded_at = timezone.now()
+    round_.recorded_sum = 0
+    round_.save(update_fields=["recorded_at", "recorded_sum"])
+
+    current = _fantasyland_of(round_)
+    upcoming: dict[int, Fantasyland] = {}
+    for seat in playing:
+        entry = entries[seat.pk]
+        after = fantasyland_after_claim(
+            game,
+            current.get(seat.pk),
+            made=entry.fantasyland_made,
+            stayed=entry.fantasyland_stayed,
+        )
+        if after is not None:
+            upcoming[seat.pk] = after
+    _open_next_round(night, round_, upcoming, game)
+    return True
+
+
+def _open_next_round(
+    night: Night, previous: Round, upcoming: dict[int, Fantasyland], game: Game
+) -> Round:
+    number = previous.number + 1
+    seats = playing_seats(night, number)
+    upcoming = {
+        seat_id: value
+        for seat_id, value in upcoming.items()
+        if any(seat.pk == seat_id for seat in seats)
+    }
+    position = next_dealer(
+        [seat.position for seat in seats],
+        previous.dealer.position,
+        fantasyland_next=bool(upcoming),
+        fantasyland_this=bool(previous.fantasyland),
+        hold=game.hold_button,
+    )
+    dealer = next(seat for seat in seats if seat.position == position)
+    return Round.objects.create(
+        night=night,
+        number=number,
+        dealer=dealer,
+        fantasyland={str(seat_id): list(value) for seat_id, value in upcoming.items()},
+    )
+
+
+@transaction.atomic
+def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: User) -> Round:
+    """Correct a recorded round's totals; the change is kept in the round's history."""
+    night = _lock(night)
+    round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
+    if round_ is None:
+        raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
+    entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
+    if set(points) != set(entries):
+        raise Refused("Give a total for every player of the round.")
+    for value in points.values():
+        _check_points(value)
+    total = sum(points.values())
+    if total != 0:
+        raise Refused(f"The totals must add up to zero; they are {describe_difference(total)}.")
+    changes = []
+    for seat_id, entry in entries.items():
+        if entry.points != points[seat_id]:
+            changes.append([entry.seat.name, entry.points, points[seat_id]])
+            entry.points = points[seat_id]
+            entry.save(update_fields=["points"])
+    if changes:
+        RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
+        _bump(night)
+    return round_
+
+
+@transaction.atomic
+def undo_last_round(*, night: Night, by: User) -> Round:
+    """Take back the last round that went through: it opens again for editing."""
+    night = _lock(night)
+    if night.is_over:
+        raise Refused("This night is over.")
+    current = open_round(night)
+    last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
+    if last is None:
+        raise Refused("No round has gone through yet.")
+    if current is not None and current.entries.exists():
+        raise Refused(
+            f"Round {current.number} already has entries; a round can only be undone "
+            "before anyone enters the next hand."
+        )
+    if current is not None:
+        current.delete()
+    last.recorded_at = None
+    last.recorded_sum = None
+    last.save(update_fields=["recorded_at", "recorded_sum"])
+    _bump(night)
+    return last
+
+
+def _refuse_mid_round(round_: Round | None, what: str) -> None:
+    if round_ is not None and round_.entries.exists():
+        raise Refused(f"Round {round_.number} is being entered. {what} once it goes through.")
+
+
+@transaction.atomic
+def add_seat(
+    *, night: Night, by: User, user: User | None = None, guest_name: str = "", position: int
+) -> Seat:
+    """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
+    night = _lock(night)
+    if night.is_over:
+        raise Refused("This night is over.")
+    round_ = open_round(night)
+    game = game_for(night.game, night.rules)
+    number = round_.number if round_ is not None else 1
+    if round_ is not None and round_.entries.exists():
+        number += 1  # this hand is already being counted: dealt in from the next one
+    seated = playing_seats(night, number)
+    if len(seated) >= game.max_players:
+        raise Refused(f"{game.name} takes at most {game.max_players} players.")
+    if user is not None:
+        if not night.group.memberships.filter(user=user, left_at=None).exists():
+            raise Refused(f"{user.name} is not in this group.")
+        if night.seats.filter(user=user).exists():
+            raise Refused(f"{user.name} already has a seat tonight.")
+        name = user.name
+    else:
+        name = clean_name(guest_name)
+    if night.seats.filter(name__iexact=name).exists():
+        raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
+    positions = [seat.position for seat in night.seats.all()]
+    last = max(positions, default=0)
+    position = max(1, min(position, last + 1))
+    # Make room clockwise, from the end, so the unique positions never collide.
+    for seat in night.seats.filter(position__gte=position).order_by("-position"):
+        seat.position += 1
+        seat.save(update_fields=["position"])
+    seat = Seat.objects.create(
+        night=night, position=position, user=user, name=name, first_round=number
+    )
+    _bump(night)
+    return seat
+
+
+@transaction.atomic
+def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
+    """A player leaves between hands: results stay, Fantasyland is given up."""
+    night = _lock(night)
+    if night.is_over:
+        raise Refused("This night is over.")
+    round_ = open_round(night)
+    _refuse_mid_round(round_, f"{seat.name} can leave")
+    number = round_.number
+    playing = playing_seats(night, number)
+    if seat not in playing:
+        raise Refused(f"{seat.name} is not at the table.")
+    if len(playing) <= 2:
+        raise Refused("A night needs two players; end the night instead.")
+    remaining = [other for other in playing if other.pk != seat.pk]
+    fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
+    dealer = round_.dealer
+    if dealer.pk == seat.pk:
+        position = at_or_after([other.position for other in remaining], seat.position)
+        dealer = next(other for other in remaining if other.position == position)
+    Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
+    if seat.first_round >= number and not seat.entries.exists():
+        seat.delete()  # never played a hand tonight: nothing to keep
+    else:
+        seat.last_round = number - 1
+        seat.save(update_fields=["last_round"])
+    _bump(night)
+
+
+@transaction.atomic
+def end_night(*, night: Night, by: User) -> Night:
+    """No more rounds. A round that has not gone through is dropped with its entries."""
+    night = _lock(night)
+    if night.is_over:
+        return night
+    night.rounds.filter(recorded_at__isnull=True).delete()
+    night.ended_at = timezone.now()
+    night.save(update_fields=["ended_at"])
+    _bump(night)
+    return night
+
+
+def describe_difference(total: int) -> str:
+    """ "3 points too many" for a sum of +3; "1 point too few" for -1."""
+    unit = "point" if abs(total) == 1 else "points"
+    return f"{abs(total)} {unit} too {'many' if total > 0 else 'few'}"

@@ -1,0 +1,26 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from scorekeeper.views import accounts, groups, nights
+
+urlpatterns = [
+    path("", groups.home, name="home"),
+    path("login/", accounts.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("signup/", accounts.signup, name="signup"),
+    path("join/<str:token>/", groups.join, name="join"),
+    path("groups/new/", groups.group_create, name="group_create"),
+    path("groups/<int:group_id>/", groups.group_detail, name="group_detail"),
+    path("groups/<int:group_id>/new-link/", groups.group_new_link, name="group_new_link"),
+    path("groups/<int:group_id>/leave/", groups.group_leave, name="group_leave"),
+    path("groups/<int:group_id>/nights/new/", nights.night_start, name="night_start"),
+    path("nights/<int:night_id>/", nights.night_detail, name="night_detail"),
+    path("nights/<int:night_id>/live/", nights.night_live, name="night_live"),
+    path("nights/<int:night_id>/entry/", nights.entry_save, name="entry_save"),
+    path("nights/<int:night_id>/rounds/", nights.night_rounds, name="night_rounds"),
+    path("nights/<int:night_id>/rounds/<int:number>/edit/", nights.round_edit, name="round_edit"),
+    path("nights/<int:night_id>/undo/", nights.round_undo, name="round_undo"),
+    path("nights/<int:night_id>/seats/add/", nights.seat_add, name="seat_add"),
+    path("nights/<int:night_id>/seats/<int:seat_id>/leave/", nights.seat_leave, name="seat_leave"),
+    path("nights/<int:night_id>/end/", nights.night_end, name="night_end"),
+]

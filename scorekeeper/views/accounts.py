@@ -1,0 +1,33 @@
+"""Logging in and out, and the optional public sign-up."""
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from scorekeeper.forms import LoginForm, SignUpForm
+from scorekeeper.services.groups import sign_up
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "scorekeeper/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if not settings.OFCBOARD_OPEN_SIGNUP:
+        raise Http404("Sign-up is by invitation link only.")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = sign_up(**form.cleaned_data)
+        except ValueError as error:
+            form.add_error("name", str(error))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
+    return render(request, "scorekeeper/signup.html", {"form": form})

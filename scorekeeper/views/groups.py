@@ -1,0 +1,131 @@
+"""The home page, groups, and joining one through its invitation link."""
+
+import segno
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper import queries
+from scorekeeper.forms import GroupForm, LoginForm, SignUpForm
+from scorekeeper.models import Group
+from scorekeeper.services import groups as group_services
+
+
+@require_GET
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    my_groups = Group.objects.for_member(request.user).order_by("name")
+    if len(my_groups) == 1 and "stay" not in request.GET:
+        return redirect("group_detail", group_id=my_groups[0].pk)
+    return render(request, "scorekeeper/home.html", {"groups": my_groups, "form": GroupForm()})
+
+
+@require_POST
+@login_required
+def group_create(request: HttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST)
+    if form.is_valid():
+        try:
+            group = group_services.create_group(
+                name=form.cleaned_data["name"], created_by=request.user
+            )
+        except ValueError as error:
+            form.add_error("name", str(error))
+        else:
+            return redirect("group_detail", group_id=group.pk)
+    groups = Group.objects.for_member(request.user).order_by("name")
+    return render(request, "scorekeeper/home.html", {"groups": groups, "form": form})
+
+
+def invite_url(request: HttpRequest, group: Group) -> str:
+    return request.build_absolute_uri(reverse("join", args=[group.invite_token]))
+
+
+def qr_svg(url: str) -> str:
+    # Dark on white whatever the theme: phone cameras read that best.
+    svg = segno.make(url, error="m").svg_inline(
+        scale=5, border=2, dark="#000", light="#fff", svgclass="qr", title="Invitation link"
+    )
+    return mark_safe(svg)
+
+
+@require_GET
+@login_required
+def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    link = invite_url(request, group)
+    context = {
+        "group": group,
+        "members": queries.current_members(group),
+        "invite_url": link,
+        "qr": qr_svg(link),
+        **queries.group_nights_context(group, request.user),
+    }
+    return render(request, "scorekeeper/group.html", context)
+
+
+@require_POST
+@login_required
+def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group_services.replace_invite_link(group=group)
+    return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
+
+
+@require_POST
+@login_required
+def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group_services.leave_group(group=group, user=request.user)
+    return redirect(reverse("home") + "?stay=1")
+
+
+def link_gone(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/link_gone.html", status=404)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    group = Group.objects.filter(invite_token=token).first()
+    if group is None:
+        return link_gone(request)
+    user = request.user
+    if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
+        return redirect("group_detail", group_id=group.pk)
+
+    signup_form = SignUpForm(prefix="signup")
+    login_form = LoginForm(request, prefix="login")
+    action = request.POST.get("action", "")
+    if request.method == "POST":
+        if user.is_authenticated and action == "join":
+            group_services.join_group(group=group, user=user)
+            return redirect("group_detail", group_id=group.pk)
+        if action == "signup":
+            signup_form = SignUpForm(request.POST, prefix="signup")
+            if signup_form.is_valid():
+                try:
+                    user = group_services.sign_up_and_join(group=group, **signup_form.cleaned_data)
+                except ValueError as error:
+                    signup_form.add_error("name", str(error))
+                else:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                    return redirect("group_detail", group_id=group.pk)
+        elif action == "login":
+            login_form = LoginForm(request, data=request.POST, prefix="login")
+            if login_form.is_valid():
+                login(request, login_form.get_user())
+                group_services.join_group(group=group, user=request.user)
+                return redirect("group_detail", group_id=group.pk)
+
+    context = {
+        "group": group,
+        "member_sentence": queries.member_sentence(group),
+        "signup_form": signup_form,
+        "login_form": login_form,
+        "show_login": action == "login" or request.GET.get("login") == "1",
+    }
+    return render(request, "scorekeeper/join.html", context)

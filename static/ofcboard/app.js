@@ -1,0 +1,48 @@
+// Small progressive enhancements; every page works without this file.
+(function () {
+  "use strict";
+
+  function copyText(input, button) {
+    const done = () => {
+      const label = button.textContent;
+      button.textContent = "Copied";
+      setTimeout(() => { button.textContent = label; }, 1500);
+    };
+    // The clipboard API needs HTTPS; on the table's plain-HTTP Wi-Fi fall back to a selection.
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value ?? input.textContent).then(done);
+      return;
+    }
+    if (input.select) { input.select(); } else {
+      const range = document.createRange();
+      range.selectNodeContents(input);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+    try { document.execCommand("copy"); done(); } catch (e) { /* the text stays selected */ }
+  }
+
+  document.addEventListener("click", (event) => {
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const target = document.querySelector(copy.dataset.copy);
+      if (target) copyText(target, copy);
+      return;
+    }
+    const sign = event.target.closest("[data-flip-sign]");
+    if (sign) {
+      const input = document.querySelector(sign.dataset.flipSign);
+      if (!input) return;
+      const value = input.value.trim();
+      if (value.startsWith("-")) input.value = value.slice(1);
+      else input.value = "-" + (value === "" ? "" : value);
+      input.focus();
+    }
+  });
+
+  document.addEventListener("submit", (event) => {
+    const message = event.target.dataset && event.target.dataset.confirm;
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+})();
