@@ -34,6 +34,18 @@ class StartNightForm(forms.Form):
         },
         widget=forms.TextInput(attrs={"inputmode": "decimal"}),
     )
+    loss_cap = forms.DecimalField(
+        label="Loss cap for the night (blank: none)",
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=Decimal("100000"),
+        decimal_places=2,
+        error_messages={
+            "invalid": "Enter the most anyone pays tonight, for example 20.00, or leave it blank.",
+            "max_decimal_places": "The cap is in whole cents, for example 20.00.",
+        },
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
     fantasyland = forms.BooleanField(required=False, label="Fantasyland")
     stay_full_house_middle = forms.BooleanField(
         required=False, label="A full house or better in the middle keeps Fantasyland"

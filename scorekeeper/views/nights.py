@@ -52,6 +52,7 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
                 point_cents=int(data["point_value"] * 100),
                 seats=seats,
                 first_dealer=data["dealer_index"],
+                loss_cap_cents=int(data["loss_cap"] * 100) if data["loss_cap"] else None,
             )
         except (Refused, ValueError) as error:
             form.add_error(None, str(error))

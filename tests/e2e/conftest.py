@@ -1,0 +1,72 @@
+"""Browser tests: Debian's Chromium driven by Playwright, at a phone's size."""
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API keeps an event loop running in the test thread; the tests
+# only touch the database between browser steps, never concurrently with it.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these Chromium keeps calling home, and this network refuses it.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A factory of phones: each call is a separate browser context (its own cookies)."""
+    contexts = []
+
+    def open_phone():
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def log_in_phone(phone):
+    """A phone logged in as `user` through the real login form."""
+    from tests.conftest import PASSWORD
+
+    def open_as(user):
+        page = phone()
+        page.goto("/login/")
+        page.fill("#id_username", user.name)
+        page.fill("#id_password", PASSWORD)
+        page.click("button[type=submit].primary")
+        page.wait_for_url(lambda url: "/login/" not in url)
+        return page
+
+    return open_as
