@@ -349,6 +349,10 @@ def score_table(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
     boards cannot be scored. See the module docstring for an example.
     """
     _validate(game, boards)
+    return _score(game, boards)
+
+
+def _score(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
     used = {card.code for board in boards for row in board.rows() for card in row}
     evaluated = []
     for board in boards:

@@ -60,9 +60,7 @@ def test_a_foul_gives_the_reason_in_words():
         "pair of kings, ace kicker"
     )
     both = alone("standard", board("P", "Ks Kc Ah", "2s 2d 2h 7c 7d", "Qh Qd 4s 5c 9s"))
-    assert both.foul_reason == (
-        "the bottom, pair, is weaker than the middle, full house"
-    )
+    assert both.foul_reason == ("the bottom, pair, is weaker than the middle, full house")
 
 
 @pytest.mark.parametrize(
@@ -111,9 +109,8 @@ def test_middle_and_bottom_royalties_including_the_royal_flush(cards, middle, bo
     # The same hand in both rows: middle == bottom is legal.
     as_middle = board("P", "2s 3s 4s", cards, cards)
     # Duplicate cards would be refused, so ask the pieces directly.
-    from scorekeeper.ofc.scoring import _royalties
-
     from scorekeeper.ofc.evaluate import hand_key, hand_name
+    from scorekeeper.ofc.scoring import _royalties
 
     key = hand_key(as_middle.middle)
     assert hand_name(key) == name
@@ -222,15 +219,15 @@ class TestDeuce:
 
 
 def test_bad_tables_are_refused_in_plain_words():
-    with pytest.raises(OFCError, match="^pineapple takes 2 to 3 players, got 4$"):
+    with pytest.raises(OFCError, match=r"^pineapple takes 2 to 3 players, got 4$"):
         score("pineapple", weak("A"), weak("B"), weak("C"), weak("D"))
     with pytest.raises(OFCError, match=r"^player 1 \(A\), middle needs 5 cards, got 4$"):
         score("standard", board("A", "2s 3s 4s", "5s 6s 7s 8s", "9s Ts Js Qs Ks"), weak())
-    with pytest.raises(OFCError, match="^2d appears twice: A top, W top$"):
+    with pytest.raises(OFCError, match=r"^2d appears twice: A top, W top$"):
         score("standard", board("A", "2d 3s 4h", "5c 6s 7s 8s 9h", "Ts Js Qs Ks As"), weak())
-    with pytest.raises(OFCError, match="^2d appears twice: A top, A bottom$"):
+    with pytest.raises(OFCError, match=r"^2d appears twice: A top, A bottom$"):
         score("standard", board("A", "2d 3s 4h", "5c 6s 7s 8s 9h", "Ts Js Qs Ks 2d"), weak())
-    with pytest.raises(OFCError, match="jokers are only dealt in the jokers game$"):
+    with pytest.raises(OFCError, match=r"jokers are only dealt in the jokers game$"):
         score("ultimate", board("A", "JK 3s 4h", "5c 6s 7s 8s 9h", "Ts Js Qs Ks As"), weak())
     with pytest.raises(OFCError, match="two players are called Zed"):
         score("standard", weak("Zed"), weak("Zed"))
