@@ -46,7 +46,7 @@ class SignUpForm(forms.Form):
 
 class LoginForm(AuthenticationForm):
     error_messages = {
-        "invalid_login": "That name and password don't match. Check both and try again.",
+        "invalid_login": "That name and password do not match. Check both and try again.",
         "inactive": "This account is switched off.",
     }
 

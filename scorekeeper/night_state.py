@@ -5,8 +5,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
-from scorekeeper.games import Fantasyland, game_for
+from scorekeeper.games import game_for
 from scorekeeper.models import Entry, Night, Round, Seat
+from scorekeeper.ofc import FantasylandState
 from scorekeeper.ofc.games import Game
 from scorekeeper.services.nights import describe_difference
 
@@ -17,7 +18,7 @@ class SeatLine:
     total: int = 0
     playing: bool = False
     entry: Entry | None = None
-    fantasyland: Fantasyland | None = None
+    fantasyland: FantasylandState | None = None
     is_dealer: bool = False
 
 
@@ -87,7 +88,7 @@ def night_state(night: Night) -> NightState:
     if round_ is not None:
         entries = {entry.seat_id: entry for entry in round_.entries.select_related("entered_by")}
     fantasyland = {
-        int(seat_id): Fantasyland(*value)
+        int(seat_id): FantasylandState(*value)
         for seat_id, value in (round_.fantasyland.items() if round_ else [])
     }
     lines = []

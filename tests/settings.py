@@ -29,3 +29,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(_Path(tempfile.gettempdir()) / f"ofcboard-test-{os.getpid()}.sqlite3")
     }
+
+# Serve static files from the app folders, as `make run` does; no collectstatic needed.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -10,9 +10,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scorekeeper.games import Fantasyland, fantasyland_after_claim, game_for
+from scorekeeper.games import game_for
 from scorekeeper.models import Entry, Group, Night, Round, RoundEdit, Seat, User
 from scorekeeper.names import clean_name
+from scorekeeper.ofc import FantasylandState, next_fantasyland
 from scorekeeper.ofc.games import PRESETS, Game
 from scorekeeper.table import at_or_after, next_dealer
 
@@ -39,8 +40,8 @@ def _bump(night: Night) -> None:
     Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
 
 
-def _fantasyland_of(round_: Round) -> dict[int, Fantasyland]:
-    return {int(seat_id): Fantasyland(*value) for seat_id, value in round_.fantasyland.items()}
+def _fantasyland_of(round_: Round) -> dict[int, FantasylandState]:
+    return {int(seat_id): FantasylandState(*value) for seat_id, value in round_.fantasyland.items()}
 
 
 def open_round(night: Night) -> Round | None:
@@ -122,7 +123,7 @@ class EntryResult:
 
 
 def _check_fantasyland_claim(
-    game: Game, seat: Seat, current: Fantasyland | None, made: str, stayed: bool
+    game: Game, seat: Seat, current: FantasylandState | None, made: str, stayed: bool
 ) -> None:
     if (made or stayed) and not game.fantasyland:
         raise Refused("This game is played without Fantasyland.")
@@ -212,13 +213,13 @@ def _close_round_if_complete(night: Night, round_: Round, playing: list[Seat], g
     round_.save(update_fields=["recorded_at", "recorded_sum"])
 
     current = _fantasyland_of(round_)
-    upcoming: dict[int, Fantasyland] = {}
+    upcoming: dict[int, FantasylandState] = {}
     for seat in playing:
         entry = entries[seat.pk]
-        after = fantasyland_after_claim(
+        after = next_fantasyland(
             game,
             current.get(seat.pk),
-            made=entry.fantasyland_made,
+            entry=entry.fantasyland_made or None,
             stayed=entry.fantasyland_stayed,
         )
         if after is not None:
@@ -228,7 +229,7 @@ def _close_round_if_complete(night: Night, round_: Round, playing: list[Seat], g
 
 
 def _open_next_round(
-    night: Night, previous: Round, upcoming: dict[int, Fantasyland], game: Game
+    night: Night, previous: Round, upcoming: dict[int, FantasylandState], game: Game
 ) -> Round:
     number = previous.number + 1
     seats = playing_seats(night, number)
@@ -249,7 +250,9 @@ def _open_next_round(
         night=night,
         number=number,
         dealer=dealer,
-        fantasyland={str(seat_id): list(value) for seat_id, value in upcoming.items()},
+        fantasyland={
+            str(seat_id): [value.cards, value.stays] for seat_id, value in upcoming.items()
+        },
     )
 
 

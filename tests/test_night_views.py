@@ -1,0 +1,239 @@
+"""The night page from a phone: forms, refusals, polling and query counts."""
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.models import Entry, Night, User
+from scorekeeper.services.nights import record_entry
+
+
+def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
+    seat = night.seats.get(name=seat_name)
+    data = {"round": number, "seat": seat.pk, "points": points, **extra}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("entry_save", args=[night.pk]), data, **headers)
+
+
+def as_user(client, name):
+    client.force_login(User.objects.get(name=name))
+    return client
+
+
+def play(night, totals):
+    number = night.rounds.get(recorded_at__isnull=True).number
+    for seat in night.seats.all():
+        if seat.name in totals:
+            record_entry(
+                night=night,
+                round_number=number,
+                seat=seat,
+                points=totals[seat.name],
+                entered_by=seat.user or night.seats.first().user,
+            )
+
+
+def test_the_night_page_shows_round_dealer_and_the_entry_form(client, make_night):
+    night = make_night()
+    body = as_user(client, "Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert "Round 1" in body
+    assert 'data-testid="dealer">Anna<' in body
+    assert "Your total" in body
+    assert 'inputmode="numeric"' in body
+    assert "QQ or better on top" in body
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ("", "Enter a total"),
+        ("abc", "A total is a whole number"),
+        ("1.5", "whole number"),
+        ("1000", "between −999 and 999"),
+        ("-1000", "between −999 and 999"),
+    ],
+)
+def test_bad_totals_are_refused_in_plain_words(client, make_night, points, message):
+    night = make_night()
+    response = post_entry(as_user(client, "Anna"), night, "Anna", points)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["−7", "-7", " -7 "])
+def test_a_typed_minus_sign_of_any_kind_counts(client, make_night, typed):
+    night = make_night()
+    post_entry(as_user(client, "Anna"), night, "Anna", typed)
+    assert Entry.objects.get().points == -7
+
+
+def test_a_fantasyland_claim_the_game_lacks_is_refused(client, make_night):
+    night = make_night(game="standard")
+    response = post_entry(as_user(client, "Anna"), night, "Anna", 5, fantasyland="aa")
+    assert "not a way into Fantasyland" in response.content.decode()
+    response = post_entry(client, night, "Anna", 5, fantasyland="stayed")
+    assert "cannot stay" in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_an_htmx_entry_returns_the_form_and_the_live_fragment(client, make_night):
+    night = make_night()
+    response = post_entry(as_user(client, "Anna"), night, "Anna", 7, htmx=True)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="entry-form"' in body
+    assert 'id="live" hx-swap-oob="true"' in body
+    assert "<html" not in body
+    assert "Sum so far +7, 2 to go" in body
+
+
+def test_an_invalid_htmx_entry_returns_the_form_with_its_errors(client, make_night):
+    night = make_night()
+    response = post_entry(as_user(client, "Anna"), night, "Anna", "x", htmx=True)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="entry-form"')
+    assert "A total is a whole number" in body
+
+
+def test_every_phone_sees_by_how_much_the_totals_are_off(client, make_night):
+    night = make_night()
+    play(night, {"Anna": 7, "Bram": 17, "Chris": -21})
+    body = as_user(client, "Chris").get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert "3 points too many. Check your counts." in body
+
+
+def test_the_poll_answers_204_when_nothing_changed(client, make_night):
+    night = make_night()
+    as_user(client, "Anna")
+    url = reverse("night_live", args=[night.pk])
+    night.refresh_from_db()
+    assert client.get(url, {"v": night.version, "r": 1}).status_code == 204
+    play(night, {"Bram": 4})
+    response = client.get(url, {"v": night.version, "r": 1})
+    assert response.status_code == 200
+    assert "+4" in response.content.decode()
+    assert 'id="entry-form"' not in response.content.decode()  # same round: form untouched
+
+
+def test_the_poll_replaces_the_form_when_a_new_round_opens(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    as_user(client, "Anna")
+    play(night, {"Anna": 2, "Bram": -2})
+    response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 1})
+    body = response.content.decode()
+    assert 'id="entry-form" hx-swap-oob="true"' in body
+    assert 'id="round-head" class="round-head" hx-swap-oob="true"' in body
+    assert "Round 2" in body
+
+
+def test_the_poll_stops_when_the_night_is_over(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    as_user(client, "Anna").post(reverse("night_end", args=[night.pk]))
+    night.refresh_from_db()
+    response = client.get(reverse("night_live", args=[night.pk]), {"v": night.version})
+    assert response.status_code == 286
+
+
+def test_the_poll_with_nothing_new_costs_few_queries(
+    client, make_night, django_assert_max_num_queries
+):
+    night = make_night()
+    as_user(client, "Anna")
+    night.refresh_from_db()
+    with django_assert_max_num_queries(4):  # session, user, the night; nothing rendered
+        client.get(reverse("night_live", args=[night.pk]), {"v": night.version, "r": 1})
+
+
+def count_page_queries(client, night, django_assert_num_queries) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("night_detail", args=[night.pk])).status_code == 200
+    return len(captured)
+
+
+def test_night_page_queries_do_not_grow_with_rounds(client, make_night, django_assert_num_queries):
+    night = make_night()
+    as_user(client, "Anna")
+    play(night, {"Anna": 1, "Bram": 1, "Chris": -2})
+    few = count_page_queries(client, night, django_assert_num_queries)
+    for _ in range(8):
+        play(night, {"Anna": 3, "Bram": -1, "Chris": -2})
+    many = count_page_queries(client, night, django_assert_num_queries)
+    assert few == many
+    with django_assert_num_queries(few):
+        client.get(reverse("night_detail", args=[night.pk]))
+
+
+def test_fixing_a_round_from_its_page(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    play(night, {"Anna": 2, "Bram": -2})
+    as_user(client, "Bram")
+    anna, bram = night.seats.order_by("position")
+    url = reverse("round_edit", args=[night.pk, 1])
+    response = client.post(url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "-4"})
+    assert "1 point too many" in response.content.decode()
+    response = client.post(url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "−5"})
+    assert response.status_code == 302
+    assert sorted(Entry.objects.values_list("points", flat=True)) == [-5, 5]
+    history = client.get(reverse("night_rounds", args=[night.pk])).content.decode()
+    assert "Fixed by Bram" in history
+
+
+def test_a_round_not_yet_through_cannot_be_fixed(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    response = as_user(client, "Anna").get(reverse("round_edit", args=[night.pk, 1]))
+    assert response.status_code == 404
+
+
+def test_starting_a_night_from_the_form(client, make_group):
+    group = make_group(members=("Anna", "Bram", "Chris"))
+    anna, bram, _ = User.objects.order_by("pk")
+    as_user(client, "Anna")
+    page = client.get(reverse("night_start", args=[group.pk]), {"game": "progressive"})
+    assert page.status_code == 200
+    response = client.post(
+        reverse("night_start", args=[group.pk]),
+        {
+            "game": "progressive",
+            "point_value": "0.25",
+            "fantasyland": "on",
+            "seat_1": anna.pk,
+            "seat_2": bram.pk,
+            "guest_3": "Gus",
+            "dealer": "2",
+            "loss_cap": "",
+        },
+    )
+    night = Night.objects.get()
+    assert response.url == reverse("night_detail", args=[night.pk])
+    assert night.point_cents == 25
+    assert [s.name for s in night.seats.all()] == ["Anna", "Bram", "Gus"]
+    assert night.rounds.get().dealer.name == "Bram"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"seat_1": "me"}, "Seat at least two players."),
+        ({"seat_1": "me", "guest_2": "Gus", "dealer": "4"}, "Pick who deals first"),
+        (
+            {"seat_1": "me", "guest_2": "Gus", "guest_3": "Hal", "guest_4": "Ida"},
+            "takes 2 to 3 players, got 4",
+        ),
+        ({"seat_1": "me", "guest_2": "G2s"}, "only have letters and spaces"),
+        ({"seat_1": "me", "guest_2": "Gus", "point_value": "0.105"}, "whole cents"),
+    ],
+)
+def test_a_bad_night_form_is_refused_and_creates_nothing(client, make_group, data, message):
+    group = make_group(members=("Anna",))
+    anna = User.objects.get(name="Anna")
+    as_user(client, "Anna")
+    form = {"game": "pineapple", "point_value": "0.10", "dealer": "1", "fantasyland": "on"}
+    form.update({k: (anna.pk if v == "me" else v) for k, v in data.items()})
+    response = client.post(reverse("night_start", args=[group.pk]), form)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Night.objects.exists()
