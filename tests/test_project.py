@@ -1,0 +1,72 @@
+"""The project as a person sets it up: settings, deploy checks, the set-up commands."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from scorekeeper.models import Group
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_the_deploy_checks_pass_with_debug_off_and_a_real_key():
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), ALLOWED_HOSTS="ofc.example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_a_production_start_without_a_key_is_refused_in_plain_words():
+    result = manage("check", DEBUG="0")
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+def test_creategroup_prints_the_invitation_link(db, capsys):
+    call_command("creategroup", "Friday OFC", "--base-url", "http://192.0.2.7:8000")
+    group = Group.objects.get(name="Friday OFC")
+    out = capsys.readouterr().out
+    assert f"http://192.0.2.7:8000/join/{group.invite_token}/" in out
+
+
+def test_creategroup_refuses_an_empty_name(db):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="give the group a name"):
+        call_command("creategroup", "   ")
+    assert not Group.objects.exists()
+
+
+def test_welcome_makes_a_first_group_only_on_an_empty_database(db, capsys, monkeypatch):
+    monkeypatch.setenv("OFCBOARD_BASE_URL", "http://192.0.2.7:8000")
+    call_command("welcome")
+    out = capsys.readouterr().out
+    group = Group.objects.get()
+    assert "http://192.0.2.7:8000/" in out
+    assert f"/join/{group.invite_token}/" in out
+    call_command("welcome")
+    assert Group.objects.count() == 1
+    assert "/join/" not in capsys.readouterr().out
+
+
+def test_htmx_is_served_from_our_own_static_files(client, make_user):
+    client.force_login(make_user("Anna"))
+    body = client.get("/?stay=1").content.decode()
+    assert "/static/django_htmx/htmx" in body
+    assert "https://" not in body  # no CDN anywhere
