@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test setup setup-dev chromium lint bench clean
+.PHONY: run test setup setup-dev chromium lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ chromium:
 lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+format: setup-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 test: setup-dev chromium lint
 	$(BIN)/python manage.py makemigrations --check --dry-run

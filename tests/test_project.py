@@ -18,15 +18,24 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
     clean.pop("DJANGO_SETTINGS_MODULE", None)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
 def test_the_deploy_checks_pass_with_debug_off_and_a_real_key():
     result = manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(60), ALLOWED_HOSTS="ofc.example.org",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="ofc.example.org",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
