@@ -29,6 +29,7 @@ from .scoring import (
     RowResult,
     TableResult,
     next_fantasyland,
+    score_board,
     score_table,
 )
 
@@ -57,5 +58,6 @@ __all__ = [
     "next_fantasyland",
     "parse_card",
     "parse_cards",
+    "score_board",
     "score_table",
 ]

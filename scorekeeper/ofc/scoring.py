@@ -41,6 +41,7 @@ __all__ = [
     "RowResult",
     "TableResult",
     "next_fantasyland",
+    "score_board",
     "score_table",
 ]
 
@@ -290,6 +291,11 @@ def _validate(game: Game, boards: Sequence[PlayerBoard]) -> None:
         raise OFCError(
             f"{game.id} takes {game.min_players} to {game.max_players} players, got {len(boards)}"
         )
+    _check_boards(game, boards)
+
+
+def _check_boards(game: Game, boards: Sequence[PlayerBoard]) -> None:
+    """Row sizes, jokers and one deck across ``boards``; the first problem raises."""
     seen: dict[Card, str] = {}
     names: set[str] = set()
     jokers = 0
@@ -342,6 +348,30 @@ def _played(cards: tuple[Card, ...], became: tuple[Card, ...]) -> tuple[Card, ..
     return tuple(next(substitutes) if card.is_joker else card for card in cards)
 
 
+def score_board(game: Game, board: PlayerBoard, others: Sequence[PlayerBoard] = ()) -> PlayerResult:
+    """Score one board on its own: rows, royalties, foul and Fantasyland (points 0).
+
+    For a phone that shows a player's board before the rest of the table is in.
+    ``others`` are boards already on the table: the cards must not repeat theirs
+    (the error names both places), and jokers become cards they do not hold
+    whenever that gives the same hand.
+
+    >>> from scorekeeper.ofc.games import PRESETS
+    >>> anna = PlayerBoard.parse("Anna", "Qh Qc 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
+    >>> result = score_board(PRESETS["pineapple"], anna)
+    >>> [(row.hand, row.royalty) for row in result.rows], result.royalties
+    ([('pair', 7), ('straight', 4), ('full house', 6)], 17)
+    >>> bram = PlayerBoard.parse("Bram", "2c 5d 9h", "3s 3h 4d 4c 8s", "Ks Kh Kd 6c Ah")
+    >>> score_board(PRESETS["pineapple"], bram, [anna])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.ofc.cards.OFCError: Ah appears twice: Anna middle, Bram bottom
+    """
+    _check_boards(game, [*others, board])
+    used = {card.code for other in others for row in other.rows() for card in row}
+    return _score(game, [board], used).players[0]
+
+
 def score_table(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
     """Score one finished hand for everyone at the table.
 
@@ -352,8 +382,9 @@ def score_table(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
     return _score(game, boards)
 
 
-def _score(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
-    used = {card.code for board in boards for row in board.rows() for card in row}
+def _score(game: Game, boards: Sequence[PlayerBoard], used: set[int] | None = None) -> TableResult:
+    # Jokers prefer to become cards nobody at the table holds.
+    used = (used or set()) | {card.code for board in boards for row in board.rows() for card in row}
     evaluated = []
     for board in boards:
         keys, became = _evaluate(game, board, used)
