@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test setup setup-dev chromium lint format bench clean
+
+.PHONY: run test test-sqlite setup setup-dev chromium lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,8 +43,14 @@ format: setup-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The whole suite on SQLite (the default), then everything that touches the
+# database again on PostgreSQL, which .ci/postgres installs and starts if needed.
 test: setup-dev chromium lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest -n 2 -p no:cacheprovider
+	DATABASE_URL=$$(.ci/postgres) $(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
+
+test-sqlite: setup-dev chromium
 	$(BIN)/pytest -n 2 -p no:cacheprovider
 
 bench: setup-dev

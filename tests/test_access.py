@@ -4,10 +4,10 @@ import pytest
 from django.urls import URLPattern, reverse
 
 from scorekeeper import urls
-from scorekeeper.models import Night, User
+from scorekeeper.models import Night, Payment, User
 from scorekeeper.services.nights import record_entry
 
-OBJECT_ARGS = ("group_id", "night_id", "seat_id", "number")
+OBJECT_ARGS = ("group_id", "night_id")
 MISSING = 987654
 
 
@@ -24,11 +24,17 @@ def member_urls() -> list[str]:
 
 def kwargs_for(name: str, night: Night, *, missing: bool = False) -> dict:
     pattern = next(p for p in urls.urlpatterns if p.name == name)
+    anna, bram = night.seats.order_by("position")
     values = {
         "group_id": night.group_id,
         "night_id": night.pk,
-        "seat_id": night.seats.first().pk,
+        "seat_id": anna.pk,
         "number": 1,
+        "user_id": bram.user_id,
+        "payment_id": Payment.objects.get_or_create(night=night, payer=bram, payee=anna, cents=60)[
+            0
+        ].pk,
+        "fmt": "csv",
     }
     kwargs = {arg: values[arg] for arg in pattern.pattern.converters}
     if missing:
