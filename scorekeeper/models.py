@@ -215,6 +215,9 @@ class Entry(models.Model):
     fantasyland_stayed = models.BooleanField(default=False)
     # Card entry: {"top": [...], "middle": [...], "bottom": [...]} or null for a total.
     board = models.JSONField(null=True, blank=True)
+    # A board saved before its total is known: `points` is a 0 placeholder until
+    # every seat's cards are in (the app counts) or a total is typed (mixed round).
+    awaiting_total = models.BooleanField(default=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -226,6 +229,10 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["round", "seat"], name="one_entry_per_seat"),
             models.CheckConstraint(
                 condition=Q(points__gte=-999) & Q(points__lte=999), name="points_in_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(awaiting_total=False) | (Q(board__isnull=False) & Q(points=0)),
+                name="only_a_board_awaits_its_total",
             ),
         ]
 

@@ -151,6 +151,39 @@ def _may_enter_for(seat: Seat, by: User, playing: list[Seat], existing: Entry | 
         raise Refused(f"{seat.name} already has an entry; only they can change it.")
 
 
+@dataclass(frozen=True)
+class EntrySlot:
+    """Where one seat's entry for the open round goes, the night locked."""
+
+    night: Night
+    round: Round
+    playing: list[Seat]
+    game: Game
+    existing: Entry | None
+
+
+def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User) -> EntrySlot:
+    """Lock the night and check that `entered_by` may enter for `seat` in this round.
+
+    Call inside a transaction; raises :class:`Refused` in words for the table.
+    """
+    night = _lock(night)
+    if night.is_over:
+        raise Refused("This night is over; no more rounds.")
+    round_ = open_round(night)
+    if round_ is None or round_.number != round_number:
+        raise Refused(
+            f"Round {round_number} has already gone through. Check the standings; "
+            "fix a round from its history if needed."
+        )
+    playing = playing_seats(night, round_.number)
+    if seat.night_id != night.pk or seat not in playing:
+        raise Refused(f"{seat.name} is not playing this round.")
+    existing = Entry.objects.filter(round=round_, seat=seat).first()
+    _may_enter_for(seat, entered_by, playing, existing)
+    return EntrySlot(night, round_, playing, game_for(night.game, night.rules), existing)
+
+
 @transaction.atomic
 def record_entry(
     *,
@@ -166,31 +199,26 @@ def record_entry(
     """Save one seat's total for the open round; saving the same again changes nothing.
 
     When every seat is in and the totals add up to zero, the round goes through.
+    A total typed for a seat that set its cards keeps the cards (mixed rounds).
     """
-    night = _lock(night)
-    if night.is_over:
-        raise Refused("This night is over; no more rounds.")
-    round_ = open_round(night)
-    if round_ is None or round_.number != round_number:
-        raise Refused(
-            f"Round {round_number} has already gone through. Check the standings; "
-            "fix a round from its history if needed."
-        )
     _check_points(points)
-    playing = playing_seats(night, round_.number)
-    if seat.night_id != night.pk or seat not in playing:
-        raise Refused(f"{seat.name} is not playing this round.")
-    game = game_for(night.game, night.rules)
+    slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    night, round_, existing = slot.night, slot.round, slot.existing
+    game = slot.game
     current = _fantasyland_of(round_).get(seat.pk)
     _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
-    existing = Entry.objects.filter(round=round_, seat=seat).first()
-    _may_enter_for(seat, entered_by, playing, existing)
+    if board is None and existing is not None and existing.board:
+        # The cards stay to check the total, and Fantasyland comes from them.
+        board = existing.board
+        fantasyland_made = existing.fantasyland_made
+        fantasyland_stayed = existing.fantasyland_stayed
 
     values = {
         "points": points,
         "fantasyland_made": fantasyland_made,
         "fantasyland_stayed": fantasyland_stayed,
         "board": board,
+        "awaiting_total": False,
     }
     if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
         return EntryResult(existing, round_recorded=False)  # a double tap or a retry
@@ -199,7 +227,7 @@ def record_entry(
         seat=seat,
         defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
     )
-    recorded = _close_round_if_complete(night, round_, playing, game)
+    recorded = _close_round_if_complete(night, round_, slot.playing, game)
     _bump(night)
     return EntryResult(entry, round_recorded=recorded)
 
@@ -208,6 +236,8 @@ def _close_round_if_complete(night: Night, round_: Round, playing: list[Seat], g
     entries = {entry.seat_id: entry for entry in round_.entries.all()}
     if len(entries) < len(playing) or sum(e.points for e in entries.values()) != 0:
         return False
+    if any(entry.awaiting_total for entry in entries.values()):
+        return False  # a board whose total is not known yet (services/boards.py)
     round_.recorded_at = timezone.now()
     round_.recorded_sum = 0
     round_.save(update_fields=["recorded_at", "recorded_sum"])
