@@ -70,11 +70,12 @@ class StartNightForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, members=(), **kwargs):
+    def __init__(self, *args, members=(), seat_count: int = MAX_SEATS, **kwargs):
         super().__init__(*args, **kwargs)
+        self.seat_count = seat_count
         self.members = {member.pk: member for member in members}
         choices = [("", "—")] + [(str(m.pk), m.name) for m in members]
-        for i in range(1, MAX_SEATS + 1):
+        for i in range(1, seat_count + 1):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 choices=choices, required=False, label=f"Seat {i}"
             )
@@ -88,13 +89,13 @@ class StartNightForm(forms.Form):
             )
 
     def seat_rows(self):
-        return [(i, self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(1, MAX_SEATS + 1)]
+        return [(i, self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(1, self.seat_count + 1)]
 
     def clean(self):
         data = super().clean()
         seats = []
         dealer_seat = None
-        for i in range(1, MAX_SEATS + 1):
+        for i in range(1, self.seat_count + 1):
             member = data.get(f"seat_{i}")
             guest = (data.get(f"guest_{i}") or "").strip()
             if member and guest:
@@ -126,7 +127,7 @@ class StartNightForm(forms.Form):
 
 def initial_for(game: Game, point_cents: int, rules: dict) -> dict:
     initial = {name: rules.get(name, getattr(game, name)) for name in HOUSE_RULES}
-    return {**initial, "game": game.id, "point_value": Decimal(point_cents) / 100, "dealer": 1}
+    return {**initial, "game": game.id, "point_value": (Decimal(point_cents) / 100).quantize(Decimal("0.01")), "dealer": 1}
 
 
 class EntryForm(forms.Form):
