@@ -1,6 +1,7 @@
 """Reads shared by several views: small, explicit and with a fixed number of queries."""
 
 from scorekeeper.models import Group, Membership
+from scorekeeper.night_results import night_summaries
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -27,4 +28,6 @@ def group_nights_context(group: Group, user) -> dict:
     nights = list(group.nights.all())
     running = [night for night in nights if night.ended_at is None]
     finished = [night for night in nights if night.ended_at is not None]
-    return {"running_nights": running, "finished_nights": finished}
+    # Players and winner of every finished night: two more queries, however many nights.
+    history = night_summaries(group, finished)
+    return {"running_nights": running, "finished_nights": finished, "night_history": history}

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scorekeeper.views import accounts, groups, nights
+from scorekeeper.views import accounts, groups, nights, results
 
 urlpatterns = [
     path("", groups.home, name="home"),
@@ -23,4 +23,19 @@ urlpatterns = [
     path("nights/<int:night_id>/seats/add/", nights.seat_add, name="seat_add"),
     path("nights/<int:night_id>/seats/<int:seat_id>/leave/", nights.seat_leave, name="seat_leave"),
     path("nights/<int:night_id>/end/", nights.night_end, name="night_end"),
+    path("nights/<int:night_id>/settle/", results.night_settle, name="night_settle"),
+    path("nights/<int:night_id>/payments/", results.payment_mark, name="payment_mark"),
+    path(
+        "nights/<int:night_id>/payments/<int:payment_id>/undo/",
+        results.payment_undo,
+        name="payment_undo",
+    ),
+    path("nights/<int:night_id>/export.<str:fmt>", results.night_export, name="night_export"),
+    path("groups/<int:group_id>/table/", results.group_table_view, name="group_table"),
+    path(
+        "groups/<int:group_id>/players/<int:user_id>/",
+        results.player_history_view,
+        name="player_history",
+    ),
+    path("groups/<int:group_id>/export.<str:fmt>", results.group_export, name="group_export"),
 ]

@@ -16,6 +16,7 @@ from scorekeeper.night_forms import (
     StartNightForm,
     initial_for,
 )
+from scorekeeper.night_results import night_chart
 from scorekeeper.night_state import night_state
 from scorekeeper.ofc.games import PRESETS
 from scorekeeper.services import nights as night_services
@@ -89,6 +90,7 @@ def _night_context(
         "target": target,
         "entry_form": entry_form,
         "group": night.group,
+        "chart": night_chart(night),
     }
 
 

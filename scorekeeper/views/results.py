@@ -1,0 +1,128 @@
+"""The end of the night: the settlement, the group's history, and the exports."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import exports
+from scorekeeper.models import Group, Night, Payment, User
+from scorekeeper.night_results import group_table, night_results, player_history, share_text
+from scorekeeper.services import payments as payment_services
+from scorekeeper.services.nights import Refused
+from scorekeeper.templatetags.ofc import money
+
+
+class PaymentForm(forms.Form):
+    payer = forms.IntegerField(min_value=1)
+    payee = forms.IntegerField(min_value=1)
+    cents = forms.IntegerField(min_value=1)
+
+
+def _night(request: HttpRequest, night_id: int) -> Night:
+    return get_object_or_404(
+        Night.objects.for_member(request.user).select_related("group"), pk=night_id
+    )
+
+
+def _group(request: HttpRequest, group_id: int) -> Group:
+    return get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+
+
+@require_GET
+@login_required
+def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(request, night_id)
+    results = night_results(night)
+    context = {"night": night, "group": night.group, "results": results}
+    context["share_text"] = share_text(results)
+    return render(request, "scorekeeper/settlement.html", context)
+
+
+@require_POST
+@login_required
+def payment_mark(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(request, night_id)
+    form = PaymentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That payment could not be read. Try again.")
+        return redirect("night_settle", night_id=night.pk)
+    payer = night.seats.filter(pk=form.cleaned_data["payer"]).first()
+    payee = night.seats.filter(pk=form.cleaned_data["payee"]).first()
+    cents = form.cleaned_data["cents"]
+    try:
+        if payer is None or payee is None:
+            raise Refused("That payment is not between players of this night.")
+        payment_services.mark_paid(
+            night=night, payer=payer, payee=payee, cents=cents, marked_by=request.user
+        )
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        amount = money(cents, night.currency)
+        messages.success(request, f"{payer.name} paid {payee.name} {amount}: marked.")
+    return redirect("night_settle", night_id=night.pk)
+
+
+@require_POST
+@login_required
+def payment_undo(request: HttpRequest, night_id: int, payment_id: int) -> HttpResponse:
+    night = _night(request, night_id)
+    payment = get_object_or_404(
+        Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
+    )
+    payment_services.unmark_paid(night=night, payment=payment, by=request.user)
+    messages.success(request, f"{payment.payer.name} → {payment.payee.name} is open again.")
+    return redirect("night_settle", night_id=night.pk)
+
+
+@require_GET
+@login_required
+def group_table_view(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = _group(request, group_id)
+    context = {"group": group, "rows": group_table(group)}
+    return render(request, "scorekeeper/group_table.html", context)
+
+
+@require_GET
+@login_required
+def player_history_view(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
+    group = _group(request, group_id)
+    # Anyone who was ever a member, including those who left: their nights stay.
+    user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
+    context = {"group": group, "history": player_history(group, user)}
+    return render(request, "scorekeeper/player_history.html", context)
+
+
+def _download(body: str, fmt: str, name: str) -> HttpResponse:
+    content_type = "text/csv" if fmt == "csv" else "application/json"
+    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+def _render_export(group: Group, nights, fmt: str, name: str) -> HttpResponse:
+    if fmt == "csv":
+        return _download(exports.export_csv(group, nights), fmt, name)
+    if fmt == "json":
+        return _download(exports.export_json(group, nights), fmt, name)
+    raise Http404("Exports come as csv or json.")
+
+
+@require_GET
+@login_required
+def night_export(request: HttpRequest, night_id: int, fmt: str) -> HttpResponse:
+    night = _night(request, night_id)
+    date = timezone.localtime(night.started_at).date().isoformat()
+    nights = Night.objects.filter(pk=night.pk)
+    return _render_export(night.group, nights, fmt, f"ofc-night-{date}-{night.pk}")
+
+
+@require_GET
+@login_required
+def group_export(request: HttpRequest, group_id: int, fmt: str) -> HttpResponse:
+    group = _group(request, group_id)
+    return _render_export(group, group.nights.all(), fmt, f"ofc-group-{group.pk}")

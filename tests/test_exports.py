@@ -1,0 +1,156 @@
+"""Exports: a night and a whole group, as CSV and JSON, with every round and entry."""
+
+import csv
+import io
+import json
+from datetime import datetime
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.exports import CSV_COLUMNS
+from scorekeeper.models import Night, User
+from tests.test_history import another_night, finish
+from tests.test_results_views import play
+
+
+@pytest.fixture
+def night(make_night):
+    """Anna deals round 1 and makes Fantasyland; the guest Gus is entered by Anna."""
+    night = make_night(("Anna", "Bram"), guests=("Gus",))
+    play(
+        night,
+        {"Anna": 7, "Bram": -3, "Gus": -4},
+        {"Anna": 0, "Bram": 2, "Gus": -2},
+        claims={0: {"Anna": "qq+"}},
+    )
+    return finish(night)
+
+
+def get(client, name: str, *args) -> tuple:
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 200
+    return response, response.content.decode()
+
+
+def test_a_night_as_csv_has_one_row_per_entry_with_its_round(night, login):
+    client = login(User.objects.get(name="Bram"))
+    response, body = get(client, "night_export", night.pk, "csv")
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].startswith('attachment; filename="ofc-night-')
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert list(rows[0]) == CSV_COLUMNS
+    assert [(r["round"], r["dealer"], r["seat"], r["points"], r["entered_by"]) for r in rows] == [
+        ("1", "Anna", "Anna", "7", "Anna"),
+        ("1", "Anna", "Bram", "-3", "Bram"),
+        ("1", "Anna", "Gus", "-4", "Anna"),
+        ("2", "Anna", "Anna", "0", "Anna"),  # the button holds for Anna's Fantasyland hand
+        ("2", "Anna", "Bram", "2", "Bram"),
+        ("2", "Anna", "Gus", "-2", "Anna"),
+    ]
+    assert [r["fantasyland_made"] for r in rows] == ["qq+", "", "", "", "", ""]
+    assert {r["night"] for r in rows} == {str(night.pk)}
+    assert {(r["game"], r["point_cents"], r["currency"]) for r in rows} == {
+        ("standard", "10", "EUR")
+    }
+    recorded = {round_.number: round_.recorded_at for round_ in night.rounds.all()}
+    assert datetime.fromisoformat(rows[0]["recorded_at"]) == recorded[1]
+    assert datetime.fromisoformat(rows[5]["recorded_at"]) == recorded[2]
+
+
+def test_a_night_as_json_has_its_seats_rounds_and_entries(night, login):
+    client = login(User.objects.get(name="Anna"))
+    response, body = get(client, "night_export", night.pk, "json")
+
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    data = json.loads(body)
+    assert data["group"]["name"] == "Friday OFC"
+    [exported] = data["nights"]
+    assert exported["id"] == night.pk
+    assert (exported["game"], exported["point_cents"], exported["currency"]) == (
+        "standard",
+        10,
+        "EUR",
+    )
+    assert datetime.fromisoformat(exported["ended_at"]) == night.ended_at
+    assert [(s["name"], s["guest"], s["points"]) for s in exported["seats"]] == [
+        ("Anna", False, 7),
+        ("Bram", False, -1),
+        ("Gus", True, -6),
+    ]
+    first = exported["rounds"][0]
+    assert (first["number"], first["dealer"]) == (1, "Anna")
+    assert first["entries"][0] == {
+        "seat": "Anna",
+        "points": 7,
+        "entered_by": "Anna",
+        "fantasyland_made": "qq+",
+        "fantasyland_stayed": False,
+        "board": None,
+    }
+    assert [e["points"] for r in exported["rounds"] for e in r["entries"]] == [7, -3, -4, 0, 2, -2]
+
+
+def test_a_round_that_has_not_gone_through_is_not_exported(make_night, login):
+    night = make_night(("Anna", "Bram"))
+    play(night, {"Anna": 5, "Bram": -5})
+    from scorekeeper.services.nights import record_entry
+
+    record_entry(  # round 2 is half entered
+        night=night,
+        round_number=2,
+        seat=night.seats.get(name="Anna"),
+        points=3,
+        entered_by=User.objects.get(name="Anna"),
+    )
+    _, body = get(login(User.objects.get(name="Anna")), "night_export", night.pk, "json")
+    [exported] = json.loads(body)["nights"]
+    assert [r["number"] for r in exported["rounds"]] == [1]
+    assert exported["ended_at"] is None
+
+
+def test_a_whole_group_exports_every_night_oldest_first(night, login):
+    second = another_night(night.group, ("Anna", "Bram"), point_cents=25)
+    play(second, {"Anna": -1, "Bram": 1})
+    client = login(User.objects.get(name="Anna"))
+
+    _, body = get(client, "group_export", night.group.pk, "json")
+    nights = json.loads(body)["nights"]
+    assert [(n["id"], n["point_cents"], len(n["rounds"])) for n in nights] == [
+        (night.pk, 10, 2),
+        (second.pk, 25, 1),
+    ]
+
+    response, body = get(client, "group_export", night.group.pk, "csv")
+    assert (
+        response["Content-Disposition"] == f'attachment; filename="ofc-group-{night.group.pk}.csv"'
+    )
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert len(rows) == 6 + 2
+    assert [(r["night"], r["seat"], r["points"]) for r in rows[-2:]] == [
+        (str(second.pk), "Anna", "-1"),
+        (str(second.pk), "Bram", "1"),
+    ]
+
+
+def test_an_unknown_format_is_404(night, login):
+    client = login(User.objects.get(name="Anna"))
+    assert client.get(reverse("night_export", args=[night.pk, "xlsx"])).status_code == 404
+    assert client.get(reverse("group_export", args=[night.group.pk, "pdf"])).status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_the_group_export_takes_the_same_queries_however_many_nights(
+    make_night, login, django_assert_num_queries, count
+):
+    night = make_night(("Anna", "Bram"))
+    for _ in range(count):
+        play(night, {"Anna": 2, "Bram": -2}, {"Anna": -1, "Bram": 1})
+        finish(night)
+        night = another_night(night.group, ("Anna", "Bram"))
+    client = login(User.objects.get(name="Anna"))
+    # Session, user, group; nights, their seats, rounds and entries.
+    with django_assert_num_queries(7):
+        client.get(reverse("group_export", args=[night.group.pk, "csv"]))
+    assert Night.objects.count() == count + 1

@@ -1,0 +1,179 @@
+"""History across nights: the group's nights, the table, and one player's nights."""
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.models import Group, Night, User
+from scorekeeper.services.groups import leave_group
+from scorekeeper.services.nights import SeatRequest, end_night, start_night
+from tests.test_results_views import play, rounds_of
+
+
+def another_night(
+    group: Group,
+    players: tuple[str, ...],
+    *,
+    guests: tuple[str, ...] = (),
+    point_cents: int = 10,
+    loss_cap_cents: int | None = None,
+    game: str = "standard",
+) -> Night:
+    users = [User.objects.get(name=name) for name in players]
+    return start_night(
+        group=group,
+        started_by=users[0],
+        game_id=game,
+        rules={},
+        point_cents=point_cents,
+        seats=[SeatRequest(user=user) for user in users]
+        + [SeatRequest(guest_name=guest) for guest in guests],
+        first_dealer=0,
+        loss_cap_cents=loss_cap_cents,
+    )
+
+
+def finish(night: Night) -> Night:
+    return end_night(night=night, by=night.seats.exclude(user=None).first().user)
+
+
+@pytest.fixture
+def two_nights(make_night):
+    """Night 1: Anna +15, Bram -3, Chris -12 at 10 ct (Anna made Fantasyland once).
+    Night 2: Bram +20, Anna -20 and the guest Gus 0 at 50 ct, with a 5 € loss cap."""
+    first = make_night()
+    play(first, *rounds_of(2), claims={0: {"Anna": "qq+"}})
+    play(first, {"Anna": 0, "Bram": 0, "Chris": 0})  # Anna's Fantasyland hand
+    finish(first)
+    group = first.group
+    second = another_night(
+        group, ("Anna", "Bram"), guests=("Gus",), point_cents=50, loss_cap_cents=500
+    )
+    play(second, {"Anna": -12, "Bram": 12, "Gus": 0}, {"Anna": -8, "Bram": 8, "Gus": 0})
+    finish(second)
+    return group, first, second
+
+
+def test_the_group_page_lists_its_nights_with_players_and_winner(two_nights, login):
+    group, first, second = two_nights
+    page = login(User.objects.get(name="Anna")).get(reverse("group_detail", args=[group.pk]))
+
+    history = page.context["night_history"]
+    assert [summary.night for summary in history] == [second, first]  # newest first
+    assert [seat.name for seat in history[1].players] == ["Anna", "Bram", "Chris"]
+    assert [(seat.name, seat.total) for seat in history[1].winners] == [("Anna", 15)]
+    assert history[1].rounds == 3
+    assert [seat.name for seat in history[0].winners] == ["Bram"]
+    html = page.content.decode()
+    assert "Anna, Bram, Chris · 3 rounds" in html
+    assert 'Bram <span class="plus">+20</span>' in html
+    assert reverse("group_table", args=[group.pk]) in html
+
+
+def test_a_night_that_is_still_running_is_not_in_the_history_list(make_night, login):
+    night = play(make_night(), *rounds_of(2))
+    page = login(User.objects.get(name="Anna")).get(reverse("group_detail", args=[night.group.pk]))
+    assert page.context["night_history"] == []
+    assert "No finished nights yet." in page.content.decode()
+
+
+def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
+    make_night, login, django_assert_num_queries
+):
+    counts = []
+    night = make_night()
+    group = night.group
+    client = login(User.objects.get(name="Anna"))
+    for _ in range(3):
+        play(night, *rounds_of(2))
+        finish(night)
+        with django_assert_num_queries(7) as captured:
+            client.get(reverse("group_detail", args=[group.pk]))
+        counts.append(len(captured))
+        night = another_night(group, ("Anna", "Bram", "Chris"))
+    assert counts == [7, 7, 7]
+
+
+def test_the_group_table_adds_up_every_finished_night(two_nights, login):
+    group, _, _ = two_nights
+    page = login(User.objects.get(name="Chris")).get(reverse("group_table", args=[group.pk]))
+
+    rows = {row.name: row for row in page.context["rows"]}
+    assert list(rows) == ["Bram", "Gus", "Anna", "Chris"]  # most points first
+    anna, bram, chris, gus = rows["Anna"], rows["Bram"], rows["Chris"], rows["Gus"]
+    assert (anna.points, anna.nights, anna.rounds, anna.fantasylands) == (-5, 2, 5, 1)
+    # Night 2: Anna is down 20 x 50 ct = 10 €, capped at 5 €.
+    assert anna.money == {"EUR": 150 - 500}
+    assert (bram.points, bram.nights, bram.rounds, bram.fantasylands) == (17, 2, 5, 0)
+    assert bram.money == {"EUR": -30 + 500}
+    assert (chris.points, chris.money) == (-12, {"EUR": -120})
+    assert (gus.user, gus.points, gus.nights) == (None, 0, 1)
+    html = page.content.decode()
+    assert reverse("player_history", args=[group.pk, anna.user.pk]) in html
+    assert "(guest)" in html
+
+
+def test_members_who_left_stay_in_the_history(two_nights, login):
+    group, first, _ = two_nights
+    chris = User.objects.get(name="Chris")
+    leave_group(group=group, user=chris)
+    client = login(User.objects.get(name="Anna"))
+
+    table = client.get(reverse("group_table", args=[group.pk]))
+    row = next(row for row in table.context["rows"] if row.name == "Chris")
+    assert row.left and row.points == -12
+    assert "(left)" in table.content.decode()
+
+    page = client.get(reverse("player_history", args=[group.pk, chris.pk]))
+    assert page.status_code == 200
+    assert [(line.night, line.points, line.cents) for line in page.context["history"].nights] == [
+        (first, -12, -120)
+    ]
+    group_page = client.get(reverse("group_detail", args=[group.pk]))
+    assert "Anna, Bram, Chris" in group_page.content.decode()
+
+
+def test_a_players_history_lists_their_nights_with_points_and_money(two_nights, login):
+    group, first, second = two_nights
+    anna = User.objects.get(name="Anna")
+    page = login(User.objects.get(name="Bram")).get(
+        reverse("player_history", args=[group.pk, anna.pk])
+    )
+    history = page.context["history"]
+    assert [(line.night, line.points, line.cents, line.place) for line in history.nights] == [
+        (second, -20, -500, 3),
+        (first, 15, 150, 1),
+    ]
+    assert history.points == -5
+    assert history.money_lines == [(-350, "EUR")]
+    html = page.content.decode()
+    assert "−€3.50" in html and "−€5.00" in html and "€1.50" in html
+
+
+def test_someone_who_never_was_a_member_has_no_history_page(two_nights, make_user, login):
+    group, _, _ = two_nights
+    stranger = make_user("Zed")
+    page = login(User.objects.get(name="Anna")).get(
+        reverse("player_history", args=[group.pk, stranger.pk])
+    )
+    assert page.status_code == 404
+
+
+@pytest.mark.parametrize("count", [2, 6])
+def test_the_group_table_takes_the_same_queries_however_many_rounds(
+    make_night, login, django_assert_num_queries, count
+):
+    night = make_night()
+    play(night, *rounds_of(count))
+    finish(night)
+    another = another_night(night.group, ("Anna", "Bram"))
+    play(another, *[{"Anna": 3, "Bram": -3}] * count)
+    finish(another)
+    client = login(User.objects.get(name="Anna"))
+    # Session, user, group, the seats with their totals, the members who left.
+    with django_assert_num_queries(5):
+        page = client.get(reverse("group_table", args=[night.group.pk]))
+    assert {row.name: row.rounds for row in page.context["rows"]} == {
+        "Anna": 2 * count,
+        "Bram": 2 * count,
+        "Chris": count,
+    }
