@@ -39,7 +39,12 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
     initial = initial_for(PRESETS[game_id], group.default_point_cents, rules)
     for index, member in enumerate([request.user], start=1):
         initial[f"seat_{index}"] = str(member.pk)
-    form = StartNightForm(request.POST or None, members=members, initial=initial)
+    form = StartNightForm(
+        request.POST or None,
+        members=members,
+        initial=initial,
+        seat_count=PRESETS[game_id].max_players,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         game = PRESETS[data["game"]]
