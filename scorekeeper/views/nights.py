@@ -23,6 +23,13 @@ from scorekeeper.services import nights as night_services
 from scorekeeper.services.nights import Refused, SeatRequest
 
 
+def member_night(request: HttpRequest, night_id: int) -> Night:
+    """The night, if the user is in its group; a 404 exactly as for no night at all."""
+    return get_object_or_404(
+        Night.objects.for_member(request.user).select_related("group"), pk=night_id
+    )
+
+
 def _members(group: Group) -> list[User]:
     return [m.user for m in group.memberships.filter(left_at=None).select_related("user")]
 
@@ -37,8 +44,7 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
         game_id = "standard"
     rules = group.default_rules if game_id == group.default_game else {}
     initial = initial_for(PRESETS[game_id], group.default_point_cents, rules)
-    for index, member in enumerate([request.user], start=1):
-        initial[f"seat_{index}"] = str(member.pk)
+    initial["seat_1"] = str(request.user.pk)  # whoever starts the night usually plays
     form = StartNightForm(
         request.POST or None,
         members=members,
@@ -103,9 +109,7 @@ def _night_context(
 @login_required
 @vary_on_headers("HX-Request")
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
+    night = member_night(request, night_id)
     for_seat = request.GET.get("for")
     context = _night_context(
         request, night, for_seat=int(for_seat) if for_seat and for_seat.isdigit() else None
@@ -117,9 +121,7 @@ def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """The polled fragment: answered without rendering when nothing changed."""
-    night = get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
+    night = member_night(request, night_id)
     known = request.GET.get("v", "")
     if known == str(night.version):
         return HttpResponseStopPolling() if night.is_over else HttpResponse(status=204)
@@ -134,9 +136,7 @@ def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def entry_save(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
+    night = member_night(request, night_id)
     form = EntryForm(request.POST)
     if form.is_valid():
         seat = night.seats.filter(pk=form.cleaned_data["seat"]).first()
@@ -171,16 +171,10 @@ def entry_save(request: HttpRequest, night_id: int) -> HttpResponse:
     return render(request, "scorekeeper/night.html", context, status=200)
 
 
-def _night_for_write(request: HttpRequest, night_id: int) -> Night:
-    return get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def round_edit(request: HttpRequest, night_id: int, number: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     round_ = get_object_or_404(night.rounds.filter(recorded_at__isnull=False), number=number)
     entries = list(round_.entries.select_related("seat"))
     form = EditRoundForm(request.POST or None, entries=entries)
@@ -205,7 +199,7 @@ def round_edit(request: HttpRequest, night_id: int, number: int) -> HttpResponse
 @require_GET
 @login_required
 def night_rounds(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     rounds = list(
         night.rounds.filter(recorded_at__isnull=False)
         .select_related("dealer")
@@ -232,7 +226,7 @@ def _run(request: HttpRequest, night: Night, action, success: str) -> HttpRespon
 @require_POST
 @login_required
 def round_undo(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     return _run(
         request,
         night,
@@ -244,7 +238,7 @@ def round_undo(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     seated = {seat.user_id for seat in night.seats.all()}
     members = [user for user in _members(night.group) if user.pk not in seated]
     seats = [seat for seat in night.seats.all() if seat.last_round is None]
@@ -273,7 +267,7 @@ def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def seat_leave(request: HttpRequest, night_id: int, seat_id: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     seat = get_object_or_404(night.seats, pk=seat_id)
     return _run(
         request,
@@ -286,7 +280,7 @@ def seat_leave(request: HttpRequest, night_id: int, seat_id: int) -> HttpRespons
 @require_POST
 @login_required
 def night_end(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night_for_write(request, night_id)
+    night = member_night(request, night_id)
     return _run(
         request,
         night,
