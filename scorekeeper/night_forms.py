@@ -127,7 +127,12 @@ class StartNightForm(forms.Form):
 
 def initial_for(game: Game, point_cents: int, rules: dict) -> dict:
     initial = {name: rules.get(name, getattr(game, name)) for name in HOUSE_RULES}
-    return {**initial, "game": game.id, "point_value": (Decimal(point_cents) / 100).quantize(Decimal("0.01")), "dealer": 1}
+    return {
+        **initial,
+        "game": game.id,
+        "point_value": (Decimal(point_cents) / 100).quantize(Decimal("0.01")),
+        "dealer": 1,
+    }
 
 
 class EntryForm(forms.Form):
