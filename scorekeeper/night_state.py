@@ -7,8 +7,9 @@ from django.db.models import Count, Q, Sum
 
 from scorekeeper.games import game_for
 from scorekeeper.models import Entry, Night, Round, Seat
-from scorekeeper.ofc import FantasylandState
+from scorekeeper.ofc import FantasylandState, PlayerResult, score_board
 from scorekeeper.ofc.games import Game
+from scorekeeper.services.boards import player_board
 from scorekeeper.services.nights import describe_difference
 
 
@@ -20,6 +21,7 @@ class SeatLine:
     entry: Entry | None = None
     fantasyland: FantasylandState | None = None
     is_dealer: bool = False
+    board: PlayerResult | None = None  # the seat's cards on their own, if it set them
 
 
 @dataclass
@@ -46,9 +48,35 @@ class NightState:
     @property
     def difference(self) -> str:
         """ "3 points too many" once everyone is in and the sum is off, else ""."""
-        if self.all_in and self.entered_sum != 0:
+        if self.all_in and not self.awaiting and self.entered_sum != 0:
             return describe_difference(self.entered_sum)
         return ""
+
+    @property
+    def awaiting(self) -> list[SeatLine]:
+        """Seats whose cards are in but whose total is not known yet."""
+        return [line for line in self.lines if line.entry and line.entry.awaiting_total]
+
+    @property
+    def typed(self) -> list[SeatLine]:
+        """Seats that typed a total instead of setting cards."""
+        return [line for line in self.lines if line.entry and not line.entry.board]
+
+    @property
+    def card_notes(self) -> list[str]:
+        """What the cards say, for a mixed round whose totals do not add up."""
+        if not (self.difference and self.typed):
+            return []
+        notes = []
+        for line in self.lines:
+            if line.board is None:
+                continue
+            name = line.seat.name
+            if line.board.fouled:
+                notes.append(f"From the cards, {name} fouled: {line.board.foul_reason}.")
+            else:
+                notes.append(f"From the cards, {name}'s royalties are {line.board.royalties}.")
+        return notes
 
     @property
     def dealer(self) -> Seat | None:
@@ -91,6 +119,7 @@ def night_state(night: Night) -> NightState:
         int(seat_id): FantasylandState(*value)
         for seat_id, value in (round_.fantasyland.items() if round_ else [])
     }
+    game = game_for(night.game, night.rules)
     lines = []
     for seat in seats:
         line = SeatLine(seat=seat, total=totals.get(seat.pk, 0))
@@ -99,10 +128,13 @@ def night_state(night: Night) -> NightState:
             line.entry = entries.get(seat.pk)
             line.fantasyland = fantasyland.get(seat.pk)
             line.is_dealer = seat.pk == round_.dealer_id
+            if line.entry is not None and line.entry.board:
+                cards = player_board(seat.name, line.entry.board, line.fantasyland)
+                line.board = score_board(game, cards)
         lines.append(line)
     return NightState(
         night=night,
-        game=game_for(night.game, night.rules),
+        game=game,
         seats=lines,
         round=round_,
         rounds_played=counts["played"],

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scorekeeper.views import accounts, groups, nights, results
+from scorekeeper.views import accounts, boards, groups, nights, results
 
 urlpatterns = [
     path("", groups.home, name="home"),
@@ -38,4 +38,9 @@ urlpatterns = [
         name="player_history",
     ),
     path("groups/<int:group_id>/export.<str:fmt>", results.group_export, name="group_export"),
+    path(
+        "nights/<int:night_id>/rounds/<int:number>/cards/<int:seat_id>/",
+        boards.board_entry,
+        name="board_entry",
+    ),
 ]

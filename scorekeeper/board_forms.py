@@ -1,0 +1,182 @@
+"""The card-entry form, and the picker it draws: rows of slots over a deck of cards.
+
+The picker works without JavaScript: every card is a submit button. A tap on a
+deck card posts ``add`` (it goes to the chosen row), a tap on a placed card
+posts ``remove``; the page comes back with the rows' text updated and nothing
+saved. ``picker.js`` does the same in the page, without the round trips.
+"""
+
+from dataclasses import dataclass
+
+from django import forms
+
+from scorekeeper.night_forms import PointsInput
+from scorekeeper.ofc import DECK, Game, OFCError, parse_card
+from scorekeeper.ofc.scoring import ROWS
+from scorekeeper.services.boards import Board, parse_board
+from scorekeeper.services.nights import MAX_POINTS
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+ROW_NAMES = [row.value for row in ROWS]
+SIZES = {row.value: row.size for row in ROWS}
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card as the picker shows it: ``Th`` is "10" of hearts, in the hearts colour."""
+
+    code: str
+    rank: str
+    symbol: str
+    suit: str  # "hearts", or "joker"
+
+    @property
+    def label(self) -> str:
+        if self.suit == "joker":
+            return "joker"
+        return f"{self.rank} of {self.suit}"
+
+
+def face(code: str) -> Face:
+    if code == "JK":
+        return Face("JK", "JK", "★", "joker")
+    rank = "10" if code[0] == "T" else code[0]
+    return Face(code, rank, SUIT_SYMBOLS[code[1]], SUIT_NAMES[code[1]])
+
+
+class BoardForm(forms.Form):
+    round = forms.IntegerField(widget=forms.HiddenInput)
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    top = forms.CharField(required=False, max_length=40, label="Top")
+    middle = forms.CharField(required=False, max_length=60, label="Middle")
+    bottom = forms.CharField(required=False, max_length=60, label="Bottom")
+    points = PointsInput(
+        required=False,
+        min_value=-MAX_POINTS,
+        max_value=MAX_POINTS,
+        label="Your total",
+        error_messages={
+            "invalid": "A total is a whole number, for example 12 or −7.",
+            "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+            "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+        },
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def _clean_row(self, name: str) -> list[str]:
+        try:
+            return parse_board({name: self.cleaned_data.get(name, "")})[name]
+        except OFCError as error:
+            raise forms.ValidationError(f"{error}. Write cards like Qh Qc 3d.") from error
+
+    def clean_top(self) -> list[str]:
+        return self._clean_row("top")
+
+    def clean_middle(self) -> list[str]:
+        return self._clean_row("middle")
+
+    def clean_bottom(self) -> list[str]:
+        return self._clean_row("bottom")
+
+    def board(self) -> Board:
+        return {row: self.cleaned_data[row] for row in ROW_NAMES}
+
+
+def board_initial(board: Board | None) -> dict[str, str]:
+    """The form's row texts for a stored board."""
+    return {row: " ".join(board[row]) for row in ROW_NAMES} if board else {}
+
+
+def _tokens(text: str) -> list[str]:
+    """The cards of a row's text that read as cards, canonical; the rest is dropped."""
+    codes = []
+    for token in str(text or "").replace(",", " ").split():
+        try:
+            codes.append(str(parse_card(token)))
+        except OFCError:
+            continue
+    return codes
+
+
+def apply_pick(data) -> dict:
+    """A picker tap without JavaScript: the form's values after ``add`` or ``remove``.
+
+    A card added goes to the chosen row, or the next row with room; a card removed
+    leaves its row. Nothing is saved.
+    """
+    rows = {row: _tokens(data.get(row, "")) for row in ROW_NAMES}
+    chosen = data.get("row") if data.get("row") in SIZES else None
+    added, removed = data.get("add", ""), data.get("remove", "")
+    if removed:
+        row, _, code = removed.partition(" ")
+        if row in rows and code in rows[row]:
+            rows[row].remove(code)
+            chosen = chosen or row
+    elif added:
+        code = _tokens(added)[:1]
+        placed = [card for cards in rows.values() for card in cards]
+        if code and (code[0] == "JK" or code[0] not in placed):
+            order = ROW_NAMES if chosen is None else [chosen, *ROW_NAMES]
+            room = next((row for row in order if len(rows[row]) < SIZES[row]), None)
+            if room is not None:
+                rows[room].append(code[0])
+                chosen = room
+    if chosen and len(rows[chosen]) >= SIZES[chosen]:
+        chosen = next((row for row in ROW_NAMES if len(rows[row]) < SIZES[row]), chosen)
+    values = {key: data.get(key, "") for key in ("round", "seat", "points")}
+    return {**values, **{row: " ".join(cards) for row, cards in rows.items()}, "row": chosen}
+
+
+@dataclass(frozen=True)
+class PickerRow:
+    name: str
+    size: int
+    cards: list[Face]
+    text_field: forms.BoundField
+
+    @property
+    def empty(self) -> range:
+        return range(max(0, self.size - len(self.cards)))
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    face: Face
+    used_by: str  # "Bram bottom" when another seat holds it, else ""
+    placed: bool  # on this board already
+
+
+def picker(
+    form: BoardForm, game: Game, used: dict[str, str], jokers_used: int, chosen: str | None
+) -> dict:
+    """What the template draws: the rows with their cards, and the deck."""
+    values = {row: form[row].value() or "" for row in ROW_NAMES}
+    rows = [
+        PickerRow(row, SIZES[row], [face(code) for code in _tokens(values[row])], form[row])
+        for row in ROW_NAMES
+    ]
+    placed = {card.code for row in rows for card in row.cards}
+    suits = []
+    for suit in "shdc":
+        cards = [card for card in DECK if card.suit == suit]
+        suits.append(
+            (
+                SUIT_NAMES[suit],
+                [
+                    DeckCard(face(str(card)), used.get(str(card), ""), str(card) in placed)
+                    for card in cards
+                ],
+            )
+        )
+    jokers_placed = sum(card.code == "JK" for row in rows for card in row.cards)
+    # The jokers other boards hold come first, then this board's.
+    jokers = [
+        DeckCard(
+            face("JK"),
+            "another board" if i < jokers_used else "",
+            jokers_used <= i < jokers_used + jokers_placed,
+        )
+        for i in range(game.jokers)
+    ]
+    return {"rows": rows, "suits": suits, "jokers": jokers, "chosen": chosen}

@@ -1,0 +1,212 @@
+"""Card entry: a seat sets the 13 cards of its board and the rules engine counts.
+
+How a board's total is decided (the rule for mixed rounds):
+
+- A board saved while other seats are still out waits for its total
+  (``Entry.awaiting_total``, points a 0 placeholder): one board alone does not
+  say how many points it wins, and a waiting board never lets the round through.
+- When every playing seat of the round has a board, the engine scores the table
+  (the 1-6 count): every entry gets its points and its Fantasyland from the
+  cards, and the round goes through as a totals round would. Cards win over any
+  total typed before.
+- A mixed round (some seats typed totals) is settled by totals: the seats with
+  cards type their totals too, on the card page or the night page. Their cards
+  stay: they show royalties and fouls, and say what the cards mean when the
+  totals do not add up ("from the cards, Anna's royalties are 17").
+- Fantasyland of a seat with cards always comes from the cards.
+
+Every write locks the night (through :func:`entry_slot`), like the totals path.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from scorekeeper.games import game_for
+from scorekeeper.models import Entry, Night, Round, Seat, User
+from scorekeeper.ofc import (
+    FantasylandState,
+    Game,
+    OFCError,
+    PlayerBoard,
+    PlayerResult,
+    TableResult,
+    parse_cards,
+    score_board,
+    score_table,
+)
+from scorekeeper.ofc.scoring import ROWS
+from scorekeeper.services.nights import (
+    Refused,
+    _bump,
+    _check_points,
+    _close_round_if_complete,
+    _fantasyland_of,
+    entry_slot,
+)
+
+# {"top": ["Qh", "Qc", "3d"], "middle": [...], "bottom": [...]}, canonical card text.
+Board = dict[str, list[str]]
+
+
+@dataclass(frozen=True)
+class BoardSaved:
+    entry: Entry
+    result: PlayerResult  # the board on its own: rows, royalties, foul, Fantasyland
+    round_recorded: bool
+
+
+def parse_board(rows: dict[str, str | list[str]]) -> Board:
+    """Card text per row (any accepted notation) -> a board of canonical cards.
+
+    >>> parse_board({"top": "qh QC 10d", "middle": [], "bottom": "ah"})
+    {'top': ['Qh', 'Qc', 'Td'], 'middle': [], 'bottom': ['Ah']}
+
+    Raises :class:`OFCError` for text that is not a card.
+    """
+    return {row.value: [str(card) for card in parse_cards(rows.get(row.value, ""))] for row in ROWS}
+
+
+def player_board(
+    name: str, board: Board, fantasyland: FantasylandState | None = None
+) -> PlayerBoard:
+    """A stored board as the engine's :class:`PlayerBoard`."""
+    return PlayerBoard.parse(name, board["top"], board["middle"], board["bottom"], fantasyland)
+
+
+def _check_complete(board: Board) -> None:
+    for row in ROWS:
+        count = len(board.get(row.value, []))
+        if count != row.size:
+            card_word = "card" if count == 1 else "cards"
+            raise Refused(f"The {row} needs {row.size} cards; it has {count} {card_word}.")
+
+
+def _claim(game: Game, current: FantasylandState | None, after: FantasylandState | None):
+    """The entry's Fantasyland fields that say what the cards earned."""
+    if after is None:
+        return "", False
+    if current is not None:
+        return "", True
+    option = next(option for option in game.entry_options if option.cards == after.cards)
+    return option.id, False
+
+
+def _boards_of(entries, fantasyland: dict[int, FantasylandState]) -> list[PlayerBoard]:
+    return [
+        player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
+        for entry in entries
+    ]
+
+
+@transaction.atomic
+def record_board(
+    *,
+    night: Night,
+    round_number: int,
+    seat: Seat,
+    board: Board,
+    entered_by: User,
+    points: int | None = None,
+) -> BoardSaved:
+    """Save a seat's board for the open round; refused boards save nothing.
+
+    ``points`` is the seat's typed total, for a mixed round; without it the board
+    waits until every seat's cards are in. Then the engine counts the whole table
+    and the round goes through.
+    """
+    if points is not None:
+        _check_points(points)
+    _check_complete(board)
+    slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    round_, game = slot.round, slot.game
+    fantasyland = _fantasyland_of(round_)
+    others = list(
+        round_.entries.filter(board__isnull=False)
+        .exclude(seat=seat)
+        .select_related("seat")
+        .order_by("seat__position")
+    )
+    try:
+        board = parse_board(board)
+        mine = player_board(seat.name, board, fantasyland.get(seat.pk))
+        result = score_board(game, mine, _boards_of(others, fantasyland))
+    except OFCError as error:
+        raise Refused(str(error)[:1].upper() + str(error)[1:] + ".") from error
+    made, stayed = _claim(game, fantasyland.get(seat.pk), result.fantasyland)
+    entry, _ = Entry.objects.update_or_create(
+        round=round_,
+        seat=seat,
+        defaults={
+            "board": board,
+            "points": points or 0,
+            "awaiting_total": points is None,
+            "fantasyland_made": made,
+            "fantasyland_stayed": stayed,
+            "entered_by": entered_by,
+            "updated_at": timezone.now(),
+        },
+    )
+    if len(others) + 1 == len(slot.playing):
+        _count_the_table(round_, game, fantasyland)
+        entry.refresh_from_db()
+    recorded = _close_round_if_complete(slot.night, round_, slot.playing, game)
+    _bump(slot.night)
+    return BoardSaved(entry, result, round_recorded=recorded)
+
+
+def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, FantasylandState]) -> None:
+    """Every seat set its cards: the engine's totals and Fantasyland replace any typed."""
+    entries = list(round_.entries.select_related("seat").order_by("seat__position"))
+    table = score_table(game, _boards_of(entries, fantasyland))
+    for entry, player in zip(entries, table.players, strict=True):
+        entry.points = player.points
+        entry.awaiting_total = False
+        current = fantasyland.get(entry.seat_id)
+        entry.fantasyland_made, entry.fantasyland_stayed = _claim(game, current, player.fantasyland)
+        entry.save(
+            update_fields=["points", "awaiting_total", "fantasyland_made", "fantasyland_stayed"]
+        )
+
+
+# Reads: what the pages show about boards.
+
+
+def board_result(night: Night, round_: Round, entry: Entry) -> PlayerResult:
+    """One saved board on its own, jokers shown against the other boards of its round."""
+    game = game_for(night.game, night.rules)
+    fantasyland = _fantasyland_of(round_)
+    others = [
+        other for other in round_.entries.all() if other.board and other.seat_id != entry.seat_id
+    ]
+    mine = player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
+    return score_board(game, mine, _boards_of(others, fantasyland))
+
+
+def round_table(night: Night, round_: Round) -> TableResult | None:
+    """The engine's count of a round in which every seat set its cards, else None.
+
+    Uses the round's prefetched entries (with their seats) when there are any.
+    """
+    entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
+    if len(entries) < 2 or not all(entry.board for entry in entries):
+        return None
+    game = game_for(night.game, night.rules)
+    return score_table(game, _boards_of(entries, _fantasyland_of(round_)))
+
+
+def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:
+    """What other seats already set in this round: card -> whose row holds it, and
+    how many jokers they hold."""
+    used: dict[str, str] = {}
+    jokers = 0
+    others = round_.entries.filter(board__isnull=False).exclude(seat=seat).select_related("seat")
+    for entry in others:
+        for row in ROWS:
+            for card in entry.board[row.value]:
+                if card == "JK":
+                    jokers += 1
+                else:
+                    used[card] = f"{entry.seat.name} {row}"
+    return used, jokers

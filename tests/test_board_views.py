@@ -1,0 +1,261 @@
+"""Card entry from a phone: every rule of the card page, counted by the real engine."""
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.models import Entry, Round, User
+from scorekeeper.services.nights import record_entry
+
+# The rules page's worked example: A a flush bottom (4), B kings on top (8), C fouls.
+A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
+B = ("Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
+C = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")
+
+
+def as_user(client, name):
+    client.force_login(User.objects.get(name=name))
+    return client
+
+
+def board_url(night, seat_name, number=1):
+    seat = night.seats.get(name=seat_name)
+    return reverse("board_entry", args=[night.pk, number, seat.pk])
+
+
+def post_board(client, night, seat_name, rows, *, number=1, follow=True, **extra):
+    seat = night.seats.get(name=seat_name)
+    top, middle, bottom = rows
+    data = {"round": number, "seat": seat.pk, "top": top, "middle": middle, "bottom": bottom}
+    return client.post(board_url(night, seat_name, number), {**data, **extra}, follow=follow)
+
+
+def points(night, number=1):
+    round_ = night.rounds.get(number=number)
+    return {entry.seat.name: entry.points for entry in round_.entries.select_related("seat")}
+
+
+def test_the_card_page_shows_rows_and_the_deck(client, make_night):
+    night = make_night(game="pineapple")
+    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    assert "Round 1 · your cards" in body
+    assert body.count('name="add"') == 52
+    assert 'value="JK"' not in body
+    for row in ("top", "middle", "bottom"):
+        assert f'data-row="{row}"' in body
+
+
+def test_the_jokers_game_deals_54_cards(client, make_night):
+    night = make_night(game="jokers")
+    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    assert body.count('name="add"') == 54
+
+
+def test_saving_a_board_shows_hands_royalties_and_fantasyland_at_once(client, make_night):
+    night = make_night(game="pineapple")
+    response = post_board(as_user(client, "Bram"), night, "Bram", B)
+    body = response.content.decode()
+    assert "Cards saved." in body
+    assert "pair of kings" in body
+    assert "Royalties 8" in body
+    assert "Fantasyland 14 cards" in body
+    assert "Waiting for Anna, Chris" in body
+    entry = Entry.objects.get()
+    assert entry.board == {
+        "top": ["Kc", "Kd", "7s"],
+        "middle": ["As", "Ad", "9c", "6d", "2s"],
+        "bottom": ["Ts", "Td", "4s", "4c", "Js"],
+    }
+    assert entry.awaiting_total and entry.points == 0
+    assert not night.rounds.get(number=1).is_recorded
+
+
+def test_a_foul_is_explained_in_words(client, make_night):
+    night = make_night(game="pineapple")
+    body = post_board(as_user(client, "Chris"), night, "Chris", C).content.decode()
+    assert "Fouled:" in body
+    assert "the middle, high card, is weaker than the top, pair" in body
+
+
+def test_typed_notation_in_any_case_and_with_10(client, make_night):
+    night = make_night(game="pineapple")
+    rows = ("kc kd 7S", "AS ad 9c 6d 2s", "10s td 4s 4c js")
+    post_board(as_user(client, "Bram"), night, "Bram", rows)
+    assert Entry.objects.get().board["bottom"] == ["Ts", "Td", "4s", "4c", "Js"]
+
+
+def test_a_word_that_is_not_a_card_is_refused(client, make_night):
+    night = make_night(game="pineapple")
+    body = post_board(as_user(client, "Bram"), night, "Bram", ("Kc Kd 1x", *B[1:])).content
+    assert "&quot;1x&quot; is not a card. Write cards like Qh Qc 3d." in body.decode()
+    assert not Entry.objects.exists()
+
+
+def test_the_same_card_twice_on_the_table_names_both_places_and_saves_nothing(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    clash = ("Ah Kd 7s", *B[1:])  # Anna has the Ah in her bottom
+    body = post_board(as_user(client, "Bram"), night, "Bram", clash).content.decode()
+    assert "Ah appears twice: Anna bottom, Bram top." in body
+    assert list(Entry.objects.values_list("seat__name", flat=True)) == ["Anna"]
+
+
+def test_a_card_twice_on_one_board_is_refused(client, make_night):
+    night = make_night(game="pineapple")
+    body = post_board(as_user(client, "Bram"), night, "Bram", ("Kc Kd As", *B[1:])).content
+    assert "As appears twice: Bram top, Bram middle." in body.decode()
+    assert not Entry.objects.exists()
+
+
+def test_cards_on_other_boards_are_greyed_out_in_the_deck(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    body = as_user(client, "Bram").get(board_url(night, "Bram")).content.decode()
+    assert 'data-card="Ah"\n            aria-label="A of hearts, on Anna bottom"' in body
+    assert body.count(" disabled data-used=") == 13
+
+
+def test_jokers_only_in_the_jokers_game(client, make_night):
+    night = make_night(game="ultimate")
+    body = post_board(as_user(client, "Anna"), night, "Anna", ("Qs Qd JK", *A[1:])).content
+    assert "jokers are only dealt in the jokers game" in body.decode()
+    assert not Entry.objects.exists()
+
+
+def test_a_joker_shows_what_it_became(client, make_night):
+    night = make_night(game="jokers")
+    rows = ("Qs Qd JK", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h")
+    body = post_board(as_user(client, "Anna"), night, "Anna", rows).content.decode()
+    assert "joker became Qh" in body
+    assert "joker became Ac" in body
+    assert Entry.objects.get().board["top"] == ["Qs", "Qd", "JK"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (("Kc Kd", *B[1:]), "The top needs 3 cards; it has 2 cards."),
+        ((B[0], "As Ad 9c 6d", B[2]), "The middle needs 5 cards; it has 4 cards."),
+        ((*B[:2], ""), "The bottom needs 5 cards; it has 0 cards."),
+    ],
+)
+def test_a_board_must_be_complete(client, make_night, rows, message):
+    night = make_night(game="pineapple")
+    body = post_board(as_user(client, "Bram"), night, "Bram", rows).content.decode()
+    assert message in body
+    assert not Entry.objects.exists()
+
+
+def test_when_every_seat_set_its_cards_the_app_counts_the_round(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(as_user(client, "Bram"), night, "Bram", B)
+    response = post_board(as_user(client, "Chris"), night, "Chris", C)
+    body = response.content.decode()
+    assert points(night) == {"Anna": 7, "Bram": 17, "Chris": -24}
+    assert night.rounds.get(number=1).is_recorded
+    assert "Every board is in: round 1 went through." in body
+    # The breakdown of each pairing: rows, scoop, royalties.
+    assert "top −1 · middle +1 · bottom +1 · royalties −4" in body
+    assert "top +1 · middle +1 · bottom +1 · scoop +3 · royalties +4" in body
+    # Bram's kings take him to Fantasyland next hand, from his cards.
+    assert night.rounds.get(number=2).fantasyland == {str(night.seats.get(name="Bram").pk): [14, 0]}
+
+
+def test_computed_fantasyland_replaces_a_manual_claim(client, make_night):
+    night = make_night(game="pineapple")
+    # Anna claimed Fantasyland by hand, then set her cards: no queens on top.
+    record_entry(
+        night=night,
+        round_number=1,
+        seat=night.seats.get(name="Anna"),
+        points=3,
+        entered_by=User.objects.get(name="Anna"),
+        fantasyland_made="qq+",
+    )
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(as_user(client, "Bram"), night, "Bram", B)
+    post_board(as_user(client, "Chris"), night, "Chris", C)
+    entries = {e.seat.name: e for e in night.rounds.get(number=1).entries.select_related("seat")}
+    assert entries["Anna"].fantasyland_made == ""
+    assert entries["Bram"].fantasyland_made == "qq+"
+    fantasyland = night.rounds.get(number=2).fantasyland
+    assert list(fantasyland) == [str(night.seats.get(name="Bram").pk)]
+
+
+def test_a_mixed_round_waits_for_typed_totals_and_says_what_the_cards_say(client, make_night):
+    night = make_night(game="pineapple")
+    record_entry(
+        night=night,
+        round_number=1,
+        seat=night.seats.get(name="Chris"),
+        points=-24,
+        entered_by=User.objects.get(name="Chris"),
+    )
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    body = post_board(as_user(client, "Bram"), night, "Bram", B).content.decode()
+    assert "Chris entered a total instead of cards" in body
+    assert not night.rounds.get(number=1).is_recorded  # Bram's total is not known
+
+    # Bram types his total on the card page; Anna on the night page (her cards stay).
+    post_board(client, night, "Bram", B, points="14")
+    as_user(client, "Anna").post(
+        reverse("entry_save", args=[night.pk]),
+        {"round": 1, "seat": night.seats.get(name="Anna").pk, "points": 7},
+    )
+    page = client.get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert "3 points too few" in page
+    assert "From the cards, Bram&#x27;s royalties are 8" in page
+    assert "From the cards, Anna&#x27;s royalties are 4" in page
+    assert Entry.objects.get(seat__name="Anna").board is not None
+
+    post_board(as_user(client, "Bram"), night, "Bram", B, points="17")
+    assert night.rounds.get(number=1).is_recorded
+    assert points(night) == {"Anna": 7, "Bram": 17, "Chris": -24}
+
+
+def test_the_night_page_shows_each_board_and_links_to_card_entry(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Chris"), night, "Chris", C)
+    page = as_user(client, "Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert "Enter cards instead" in page
+    assert board_url(night, "Anna") in page
+    assert "cards in" in page
+    assert "fouled" in page
+
+
+def test_only_players_of_the_round_may_set_cards(client, make_night, make_user):
+    night = make_night(game="pineapple")
+    stranger = make_user("Zoe")
+    client.force_login(stranger)
+    assert client.get(board_url(night, "Anna")).status_code == 404
+
+
+def test_a_picker_tap_without_javascript_moves_cards_and_saves_nothing(client, make_night):
+    night = make_night(game="pineapple")
+    as_user(client, "Anna")
+    seat = night.seats.get(name="Anna")
+    base = {"round": 1, "seat": seat.pk, "top": "Qh", "middle": "", "bottom": ""}
+    body = client.post(board_url(night, "Anna"), {**base, "row": "top", "add": "Qc"}).content
+    assert 'value="Qh Qc"' in body.decode()
+    moved = {**base, "top": "Qh Qc", "row": "middle", "remove": "top Qc"}
+    body = client.post(board_url(night, "Anna"), moved).content.decode()
+    assert 'name="top" id="id_top" value="Qh"' in body
+    assert not Entry.objects.exists()
+
+
+def test_a_card_entered_round_can_be_corrected_like_any_other(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(as_user(client, "Bram"), night, "Bram", B)
+    post_board(as_user(client, "Chris"), night, "Chris", C)
+    ids = {seat.name: seat.pk for seat in night.seats.all()}
+    response = client.post(
+        reverse("round_edit", args=[night.pk, 1]),
+        {f"points_{ids['Anna']}": 8, f"points_{ids['Bram']}": 16, f"points_{ids['Chris']}": -24},
+    )
+    assert response.status_code == 302
+    assert points(night) == {"Anna": 8, "Bram": 16, "Chris": -24}
+    page = client.get(reverse("night_rounds", args=[night.pk])).content.decode()
+    assert "Anna +7 → +8" in page
+    assert "From the cards:" in page  # the breakdown stays beside the fixed totals
+    assert Round.objects.get(night=night, number=1).recorded_sum == 0
