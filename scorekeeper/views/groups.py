@@ -1,5 +1,7 @@
 """The home page, groups, and joining one through its invitation link."""
 
+import re
+
 import segno
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -13,6 +15,8 @@ from scorekeeper import queries
 from scorekeeper.forms import GroupForm, LoginForm, SignUpForm
 from scorekeeper.models import Group
 from scorekeeper.services import groups as group_services
+
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 @require_GET
@@ -90,7 +94,9 @@ def link_gone(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    group = Group.objects.filter(invite_token=token).first()
+    # Only the alphabet tokens are made of reaches the database (a NUL byte would not).
+    well_formed = TOKEN_SHAPE.fullmatch(token)
+    group = Group.objects.filter(invite_token=token).first() if well_formed else None
     if group is None:
         return link_gone(request)
     user = request.user
