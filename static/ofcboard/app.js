@@ -41,6 +41,37 @@
     }
   });
 
+  // A flaky Wi-Fi must never look like a saved total: say so where the person is looking.
+  function showProblem(element, text) {
+    const form = element.closest("form");
+    const banner = document.getElementById("connection");
+    if (banner) { banner.textContent = text; banner.hidden = false; }
+    if (!form) return;
+    let note = form.querySelector(".send-error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error send-error";
+      note.setAttribute("role", "alert");
+      form.appendChild(note);
+    }
+    note.textContent = text;
+  }
+
+  document.addEventListener("htmx:sendError", (event) => {
+    const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+    showProblem(event.detail.elt, polling
+      ? "No connection to the table's server. Retrying…"
+      : "Not saved: no connection. Check the Wi-Fi and tap Save again.");
+  });
+  document.addEventListener("htmx:responseError", (event) => {
+    showProblem(event.detail.elt, "Not saved: the server had a problem. Tap Save again.");
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!event.detail.successful) return;
+    const banner = document.getElementById("connection");
+    if (banner) banner.hidden = true;
+  });
+
   document.addEventListener("submit", (event) => {
     const message = event.target.dataset && event.target.dataset.confirm;
     if (message && !window.confirm(message)) event.preventDefault();
