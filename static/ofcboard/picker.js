@@ -1,0 +1,218 @@
+// The card picker, in the page: the same taps as the plain form posts, without the round trips.
+// The three text boxes (top, middle, bottom) stay the one source of truth, so typing,
+// tapping and saving always agree.
+(function () {
+  "use strict";
+
+  const ROWS = ["top", "middle", "bottom"];
+  const SUITS = { s: ["♠", "spades"], h: ["♥", "hearts"], d: ["♦", "diamonds"], c: ["♣", "clubs"] };
+  const RANKS = "23456789TJQKA";
+
+  // The engine's notation: rank then suit, 10 for T, any case; JK for a joker.
+  function canon(token) {
+    let text = token.trim().toUpperCase();
+    if (text === "JK") return "JK";
+    if (text.startsWith("10")) text = "T" + text.slice(2);
+    if (text.length !== 2 || !RANKS.includes(text[0]) || !"SHDC".includes(text[1])) return null;
+    return text[0] + text[1].toLowerCase();
+  }
+
+  function face(code) {
+    if (code === "JK") return { rank: "JK", symbol: "★", suit: "joker", label: "joker" };
+    const [symbol, suit] = SUITS[code[1]];
+    const rank = code[0] === "T" ? "10" : code[0];
+    return { rank, symbol, suit, label: `${rank} of ${suit}` };
+  }
+
+  function setUp(form) {
+    const inputs = {};
+    const rowEls = {};
+    for (const row of ROWS) {
+      inputs[row] = form.querySelector(`[data-row-text="${row}"]`);
+      rowEls[row] = form.querySelector(`.board-row[data-row="${row}"]`);
+      if (!inputs[row] || !rowEls[row]) return;
+    }
+    const hint = form.querySelector("[data-hint]");
+    const defaultHint = hint ? hint.textContent : "";
+    let held = null; // {card, from}: a deck card waiting for its row, or a placed card to move
+
+    const size = (row) => Number(rowEls[row].dataset.size);
+    const say = (text) => { if (hint) hint.textContent = text || defaultHint; };
+
+    function read() {
+      const rows = {};
+      for (const row of ROWS) {
+        rows[row] = inputs[row].value.replace(/,/g, " ").split(/\s+/).map(canon).filter(Boolean);
+      }
+      return rows;
+    }
+
+    function write(rows) {
+      for (const row of ROWS) inputs[row].value = rows[row].join(" ");
+    }
+
+    function chosen() {
+      const radio = form.querySelector('input[name="row"]:checked');
+      return radio ? radio.value : null;
+    }
+
+    function choose(row) {
+      for (const radio of form.querySelectorAll('input[name="row"]')) radio.checked = radio.value === row;
+    }
+
+    function cardButton(row, code) {
+      const card = face(code);
+      const button = document.createElement("button");
+      button.type = "submit";
+      button.name = "remove";
+      button.value = `${row} ${code}`;
+      button.className = `pc ${card.suit}`;
+      button.dataset.card = code;
+      button.setAttribute("aria-label", `${card.label}, ${row}: tap to move`);
+      button.append(card.rank);
+      const symbol = document.createElement("span");
+      symbol.setAttribute("aria-hidden", "true");
+      symbol.textContent = card.symbol;
+      button.append(symbol);
+      if (held && held.from === row && held.card === code) button.classList.add("held");
+      return button;
+    }
+
+    function render() {
+      const rows = read();
+      const active = chosen();
+      const counts = {};
+      for (const row of ROWS) {
+        const slots = rowEls[row].querySelector(".slots");
+        slots.replaceChildren();
+        rows[row].slice(0, size(row)).forEach((code) => slots.append(cardButton(row, code)));
+        for (let i = rows[row].length; i < size(row); i += 1) {
+          const empty = document.createElement("span");
+          empty.className = "pc empty";
+          empty.setAttribute("aria-hidden", "true");
+          slots.append(empty);
+        }
+        rowEls[row].classList.toggle("chosen", row === active);
+        rowEls[row].classList.toggle("full", rows[row].length >= size(row));
+        for (const code of rows[row]) counts[code] = (counts[code] || 0) + 1;
+      }
+      let jokers = counts.JK || 0;
+      for (const button of form.querySelectorAll('.deck button[name="add"]')) {
+        const code = button.value;
+        let placed = false;
+        if (code === "JK") {
+          if (!button.disabled && jokers > 0) { placed = true; jokers -= 1; }
+        } else {
+          placed = Boolean(counts[code]);
+        }
+        button.classList.toggle("placed", placed);
+        button.classList.toggle("held", Boolean(held && held.from === null && held.card === code));
+        if (placed) button.setAttribute("aria-pressed", "true");
+        else button.removeAttribute("aria-pressed");
+      }
+    }
+
+    function nextWithRoom(rows, start) {
+      const order = start ? [start, ...ROWS] : ROWS;
+      return order.find((row) => rows[row].length < size(row)) || null;
+    }
+
+    function place(code, row) {
+      const rows = read();
+      if (rows[row].length >= size(row)) {
+        say(`The ${row} is full: tap one of its cards to move it first.`);
+        return false;
+      }
+      rows[row].push(code);
+      write(rows);
+      if (rows[row].length >= size(row)) choose(nextWithRoom(rows, null));
+      else choose(row);
+      say("");
+      return true;
+    }
+
+    function tapDeck(button) {
+      const code = button.value;
+      if (button.disabled) return;
+      if (button.classList.contains("placed") && code !== "JK") {
+        say(`${face(code).label} is on your board already: tap it there to move it.`);
+        return;
+      }
+      if (held && held.from === null && held.card === code) {
+        held = null;
+        say("");
+        return;
+      }
+      held = null;
+      const row = chosen();
+      if (row && place(code, row)) return;
+      held = { card: code, from: null };
+      say(`Now tap a row for the ${face(code).label}.`);
+    }
+
+    function tapPlaced(row, code) {
+      if (held && held.from === row && held.card === code) {
+        const rows = read();
+        rows[row].splice(rows[row].indexOf(code), 1);
+        write(rows);
+        held = null;
+        say(`The ${face(code).label} is back in the deck.`);
+        return;
+      }
+      held = { card: code, from: row };
+      say(`Tap another row to move the ${face(code).label}, or tap it again to take it off.`);
+    }
+
+    function tapRow(row) {
+      if (!held) {
+        choose(row);
+        say(`Cards you tap now go to the ${row}.`);
+        return;
+      }
+      const { card, from } = held;
+      held = null;
+      if (from === row) { choose(row); say(""); return; }
+      if (from !== null) {
+        const rows = read();
+        if (rows[row].length >= size(row)) {
+          say(`The ${row} is full: tap one of its cards to move it first.`);
+          return;
+        }
+        rows[from].splice(rows[from].indexOf(card), 1);
+        write(rows);
+      }
+      place(card, row);
+    }
+
+    form.addEventListener("click", (event) => {
+      const add = event.target.closest('button[name="add"]');
+      const remove = event.target.closest('button[name="remove"]');
+      if (add) {
+        event.preventDefault();
+        tapDeck(add);
+      } else if (remove) {
+        event.preventDefault();
+        const [row, code] = remove.value.split(" ");
+        tapPlaced(row, code);
+      } else if (event.target.matches('input[name="row"]')) {
+        // A tap on the row's name: the label passes it on to its radio.
+        tapRow(event.target.value);
+      } else {
+        const rowEl = event.target.closest(".board-row");
+        if (!rowEl || event.target.closest("label")) return;
+        tapRow(rowEl.dataset.row);
+      }
+      render();
+    });
+    form.addEventListener("input", (event) => {
+      if (event.target.matches("[data-row-text]")) { held = null; render(); }
+    });
+    render();
+  }
+
+  function start() {
+    for (const form of document.querySelectorAll("form[data-picker]")) setUp(form);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

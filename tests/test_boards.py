@@ -1,0 +1,100 @@
+"""The card-entry services: a waiting board, counting the table, mixed rounds."""
+
+import doctest
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from scorekeeper.models import Entry, User
+from scorekeeper.services import boards
+from scorekeeper.services.boards import parse_board, record_board
+from scorekeeper.services.nights import Refused, record_entry, undo_last_round
+
+A = parse_board({"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"})
+B = parse_board({"top": "Kc Kd 7s", "middle": "As Ad 9c 6d 2s", "bottom": "Ts Td 4s 4c Js"})
+
+
+def seat_of(night, name):
+    return night.seats.get(name=name)
+
+
+def set_board(night, name, board, number=1, **extra):
+    return record_board(
+        night=night,
+        round_number=number,
+        seat=seat_of(night, name),
+        board=board,
+        entered_by=User.objects.get(name=name),
+        **extra,
+    )
+
+
+def type_total(night, name, points, number=1):
+    return record_entry(
+        night=night,
+        round_number=number,
+        seat=seat_of(night, name),
+        points=points,
+        entered_by=User.objects.get(name=name),
+    )
+
+
+def test_the_docstring_examples_hold():
+    assert doctest.testmod(boards).failed == 0
+
+
+def test_a_waiting_board_never_lets_a_round_through_on_its_placeholder(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    saved = set_board(night, "Anna", A)
+    assert saved.entry.awaiting_total and not saved.round_recorded
+    # Bram's 0 would make the sum 0 with Anna's placeholder: the round must wait.
+    assert not type_total(night, "Bram", 0).round_recorded
+    assert not night.rounds.get(number=1).is_recorded
+
+
+def test_two_boards_count_a_heads_up_round(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    saved = set_board(night, "Bram", B)
+    assert saved.round_recorded
+    entries = {e.seat.name: e.points for e in Entry.objects.select_related("seat")}
+    assert entries == {"Anna": -3, "Bram": 3}
+    assert saved.entry.points == 3
+
+
+def test_a_typed_total_keeps_the_cards_and_their_fantasyland(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Bram", B)
+    type_total(night, "Bram", 5)
+    entry = Entry.objects.get()
+    assert entry.board == B and not entry.awaiting_total
+    assert entry.fantasyland_made == "qq+"
+
+
+def test_a_refused_board_saves_nothing_and_keeps_the_old_one(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    set_board(night, "Bram", B)
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    clash = {**B, "top": ["Ah", "Kd", "7s"]}
+    with pytest.raises(Refused, match="Ah appears twice: Anna bottom, Bram top"):
+        set_board(night, "Bram", clash)
+    assert Entry.objects.get(seat__name="Bram").board == B
+
+
+def test_a_reopened_round_is_counted_again_when_a_board_changes(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    set_board(night, "Bram", B)
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    weaker = {**B, "top": ["Kc", "Jd", "7s"]}  # no kings on top: no Fantasyland
+    saved = set_board(night, "Bram", weaker)
+    assert saved.round_recorded
+    assert Entry.objects.get(seat__name="Bram").fantasyland_made == ""
+
+
+def test_only_a_board_may_wait_for_its_total(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    type_total(night, "Anna", 4)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.filter(seat__name="Anna").update(awaiting_total=True)
