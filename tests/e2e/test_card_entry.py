@@ -29,16 +29,18 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
     night = make_night(("Anna", "Bram", "Chris"), game="pineapple")
     seats = {seat.name: seat.pk for seat in night.seats.all()}
     phones = {name: log_in_phone(User.objects.get(name=name)) for name in seats}
-    for name, page in phones.items():
+    for page in phones.values():
         page.goto(f"/nights/{night.pk}/")
         page.get_by_role("link", name="Enter cards instead").click()
         expect(page.locator("h1")).to_have_text("Round 1 · your cards")
 
     # Anna sets her board: the rows fill 3 / 5 / 5 and the result shows at once.
-    pick(phones["Anna"], ANNA)
-    expect(phones["Anna"].locator(".board-row[data-row='top'] .slots .pc[data-card]")).to_have_count(3)
-    save(phones["Anna"])
-    result = phones["Anna"].get_by_test_id("board-result")
+    anna = phones["Anna"]
+    pick(anna, ANNA)
+    for row, count in (("top", 3), ("middle", 5), ("bottom", 5)):
+        expect(anna.locator(f".board-row[data-row='{row}'] .pc[data-card]")).to_have_count(count)
+    save(anna)
+    result = anna.get_by_test_id("board-result")
     expect(result).to_contain_text("flush")
     expect(result).to_contain_text("Royalties 4")
     expect(result).to_contain_text("Waiting for Bram, Chris")
