@@ -8,17 +8,15 @@ from django.views.decorators.http import require_http_methods
 
 from scorekeeper.board_forms import BoardForm, apply_pick, board_initial, picker
 from scorekeeper.games import game_for
-from scorekeeper.models import Night
 from scorekeeper.services.boards import board_result, record_board, round_table, table_cards
 from scorekeeper.services.nights import Refused, playing_seats
+from scorekeeper.views.access import member_night
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 def board_entry(request: HttpRequest, night_id: int, number: int, seat_id: int) -> HttpResponse:
-    night = get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
+    night = member_night(request, night_id)
     round_ = get_object_or_404(night.rounds.select_related("dealer"), number=number)
     seat = get_object_or_404(night.seats, pk=seat_id)
     url = request.path

@@ -6,7 +6,7 @@ import segno
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,6 +15,7 @@ from scorekeeper import queries
 from scorekeeper.forms import GroupForm, LoginForm, SignUpForm
 from scorekeeper.models import Group
 from scorekeeper.services import groups as group_services
+from scorekeeper.views.access import member_group
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -60,7 +61,7 @@ def qr_svg(url: str) -> str:
 @require_GET
 @login_required
 def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group = member_group(request, group_id)
     link = invite_url(request, group)
     context = {
         "group": group,
@@ -75,7 +76,7 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group = member_group(request, group_id)
     group_services.replace_invite_link(group=group)
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
 
@@ -83,7 +84,7 @@ def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group = member_group(request, group_id)
     group_services.leave_group(group=group, user=request.user)
     return redirect(reverse("home") + "?stay=1")
 

@@ -21,13 +21,7 @@ from scorekeeper.night_state import night_state
 from scorekeeper.ofc.games import PRESETS
 from scorekeeper.services import nights as night_services
 from scorekeeper.services.nights import Refused, SeatRequest
-
-
-def member_night(request: HttpRequest, night_id: int) -> Night:
-    """The night, if the user is in its group; a 404 exactly as for no night at all."""
-    return get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
+from scorekeeper.views.access import member_group, member_night
 
 
 def _members(group: Group) -> list[User]:
@@ -37,7 +31,7 @@ def _members(group: Group) -> list[User]:
 @require_http_methods(["GET", "POST"])
 @login_required
 def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+    group = member_group(request, group_id)
     members = _members(group)
     game_id = request.GET.get("game") or group.default_game
     if game_id not in PRESETS:

@@ -14,6 +14,7 @@ from scorekeeper.night_results import group_table, night_results, player_history
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.nights import Refused
 from scorekeeper.templatetags.ofc import money
+from scorekeeper.views.access import member_group, member_night
 
 
 class PaymentForm(forms.Form):
@@ -22,20 +23,10 @@ class PaymentForm(forms.Form):
     cents = forms.IntegerField(min_value=1)
 
 
-def _night(request: HttpRequest, night_id: int) -> Night:
-    return get_object_or_404(
-        Night.objects.for_member(request.user).select_related("group"), pk=night_id
-    )
-
-
-def _group(request: HttpRequest, group_id: int) -> Group:
-    return get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
-
-
 @require_GET
 @login_required
 def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(request, night_id)
+    night = member_night(request, night_id)
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
     context["share_text"] = share_text(results)
@@ -45,7 +36,7 @@ def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def payment_mark(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(request, night_id)
+    night = member_night(request, night_id)
     form = PaymentForm(request.POST)
     if not form.is_valid():
         messages.error(request, "That payment could not be read. Try again.")
@@ -70,7 +61,7 @@ def payment_mark(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def payment_undo(request: HttpRequest, night_id: int, payment_id: int) -> HttpResponse:
-    night = _night(request, night_id)
+    night = member_night(request, night_id)
     payment = get_object_or_404(
         Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
     )
@@ -82,7 +73,7 @@ def payment_undo(request: HttpRequest, night_id: int, payment_id: int) -> HttpRe
 @require_GET
 @login_required
 def group_table_view(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = _group(request, group_id)
+    group = member_group(request, group_id)
     context = {"group": group, "rows": group_table(group)}
     return render(request, "scorekeeper/group_table.html", context)
 
@@ -90,7 +81,7 @@ def group_table_view(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def player_history_view(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
-    group = _group(request, group_id)
+    group = member_group(request, group_id)
     # Anyone who was ever a member, including those who left: their nights stay.
     user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
     context = {"group": group, "history": player_history(group, user)}
@@ -115,7 +106,7 @@ def _render_export(group: Group, nights, fmt: str, name: str) -> HttpResponse:
 @require_GET
 @login_required
 def night_export(request: HttpRequest, night_id: int, fmt: str) -> HttpResponse:
-    night = _night(request, night_id)
+    night = member_night(request, night_id)
     date = timezone.localtime(night.started_at).date().isoformat()
     nights = Night.objects.filter(pk=night.pk)
     return _render_export(night.group, nights, fmt, f"ofc-night-{date}-{night.pk}")
@@ -124,5 +115,5 @@ def night_export(request: HttpRequest, night_id: int, fmt: str) -> HttpResponse:
 @require_GET
 @login_required
 def group_export(request: HttpRequest, group_id: int, fmt: str) -> HttpResponse:
-    group = _group(request, group_id)
+    group = member_group(request, group_id)
     return _render_export(group, group.nights.all(), fmt, f"ofc-group-{group.pk}")

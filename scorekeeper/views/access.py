@@ -1,0 +1,17 @@
+"""Every group page looks its object up through the user's own groups, so a stranger
+gets the same 404 as for something that does not exist."""
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from scorekeeper.models import Group, Night
+
+
+def member_group(request: HttpRequest, group_id: int) -> Group:
+    return get_object_or_404(Group.objects.for_member(request.user), pk=group_id)
+
+
+def member_night(request: HttpRequest, night_id: int) -> Night:
+    return get_object_or_404(
+        Night.objects.for_member(request.user).select_related("group"), pk=night_id
+    )
