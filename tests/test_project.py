@@ -1,6 +1,7 @@
 """The project as a person sets it up: settings, deploy checks, the set-up commands."""
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -80,3 +81,23 @@ def test_htmx_is_served_from_our_own_static_files(client, make_user):
     body = client.get("/?stay=1").content.decode()
     assert "/static/django_htmx/htmx" in body
     assert "https://" not in body  # no CDN anywhere
+
+
+def test_static_files_get_hashed_compressed_names_for_production(
+    client, make_user, tmp_path, settings
+):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", "--noinput", verbosity=0)
+    client.force_login(make_user("Anna"))
+    body = client.get("/?stay=1").content.decode()
+
+    css = re.search(r'href="/static/(ofcboard/app\.[0-9a-f]{12}\.css)"', body)
+    htmx = re.search(r'src="/static/(django_htmx/htmx-2\.min\.[0-9a-f]{12}\.js)"', body)
+    assert css and htmx, "pages must link the hashed names"
+    for name in (css[1], htmx[1]):
+        assert (tmp_path / name).exists()
+        assert (tmp_path / f"{name}.gz").exists()
