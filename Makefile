@@ -24,7 +24,7 @@ setup: $(VENV)/.app-installed
 setup-dev: $(VENV)/.dev-installed
 
 run: setup
-	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py welcome --port $(PORT)
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 

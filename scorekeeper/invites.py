@@ -15,11 +15,22 @@ def lan_addresses() -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         infos = []
-    for info in infos:
-        address = info[4][0]
-        if not address.startswith("127.") and address not in found:
+    addresses = [info[4][0] for info in infos] + [_default_route_address()]
+    for address in addresses:
+        if address and not address.startswith("127.") and address not in found:
             found.append(address)
     return found
+
+
+def _default_route_address() -> str:
+    """The address the system would send from. Connecting a UDP socket only picks a
+    route: no packet leaves the machine (192.0.2.1 is a documentation address)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+        except OSError:
+            return ""
 
 
 def base_urls(port: int = 8000) -> list[str]:
