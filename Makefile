@@ -55,6 +55,7 @@ test-sqlite: setup-dev chromium
 
 bench: setup-dev
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/poll.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
