@@ -10,6 +10,7 @@ layout is documented on :data:`Card.code`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -144,6 +145,10 @@ def format_cards(cards: Sequence[Card]) -> str:
 
 
 def _quote(text: object) -> str:
+    """A value as the input showed it: strings in quotes, anything else as JSON."""
     if isinstance(text, str):
         return '"' + text.replace('"', '\\"') + '"'
-    return repr(text)
+    try:
+        return json.dumps(text, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(text)

@@ -180,28 +180,52 @@ def score_hand(data: Any) -> dict[str, Any]:
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """The JSON text, readable (letters as they are) and always valid UTF-8.
+
+    A name may hold a lone surrogate (``"\\ud800"`` is valid JSON), which no
+    UTF-8 output can carry: then the whole text falls back to ASCII escapes.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, indent=2)
+    return text
+
+
+def one_line(message: str) -> str:
+    """A message on exactly one line: every kind of line break becomes a space."""
+    return " ".join(message.splitlines()) or message
+
+
+def _score_one(hand: Any) -> dict[str, Any]:
+    """One hand's result or its error; a bug in the engine is an error too,
+    never a traceback or a partial score."""
+    try:
+        return score_hand(hand)
+    except OFCError as error:
+        return {"error": str(error)}
+    except RecursionError:
+        return {"error": "the hand is nested too deeply"}
+    except Exception as error:  # the contract allows no traceback
+        return {"error": f"internal error: {type(error).__name__}: {error}"}
 
 
 def run(text: str) -> Outcome:
     """The whole command: input text -> what to print and the exit status."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
+    except RecursionError:
+        return Outcome("", "not JSON: nested too deeply", 2)
     except ValueError as error:
         message = getattr(error, "msg", str(error))
         where = f" (line {error.lineno}, column {error.colno})" if hasattr(error, "lineno") else ""
-        return Outcome("", f"not JSON: {message}{where}", 2)
+        return Outcome("", one_line(f"not JSON: {message}{where}"), 2)
     if isinstance(data, list):
-        results: list[dict[str, Any]] = []
-        for hand in data:
-            try:
-                results.append(score_hand(hand))
-            except OFCError as error:
-                results.append({"error": str(error)})
-        return Outcome(_dump(results), "", 0)
+        return Outcome(_dump([_score_one(hand) for hand in data]), "", 0)
     if not isinstance(data, dict):
         return Outcome("", "expected a JSON object (one hand) or an array of them", 2)
-    try:
-        return Outcome(_dump(score_hand(data)), "", 0)
-    except OFCError as error:
-        return Outcome("", str(error).replace("\n", " "), 2)
+    result = _score_one(data)
+    if "error" in result:
+        return Outcome("", one_line(result["error"]), 2)
+    return Outcome(_dump(result), "", 0)

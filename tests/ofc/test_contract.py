@@ -267,3 +267,89 @@ def test_the_command_in_a_real_process():
     )
     assert good.returncode == 0, good.stderr
     assert json.loads(good.stdout)["pairs"][0]["points"] == 23
+
+
+# --- input no checker should be able to turn into a traceback ---------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    "text", [DEEP, '{"a":' * 100_000 + "1" + "}" * 100_000], ids=["array", "object"]
+)
+def test_json_nested_too_deeply_is_a_one_line_error(text):
+    assert error_of(text).startswith("not JSON: ")
+
+
+def test_a_lone_surrogate_in_a_name_still_gives_json_that_can_be_written():
+    data = hand(players=[dict(ANNA, name="\ud800"), BRAM])
+    for text in (json.dumps(data), json.dumps([data])):
+        outcome = run(text)
+        assert outcome.status == 0
+        outcome.stdout.encode("utf-8")  # would raise on a raw surrogate
+        assert "\ud800" in outcome.stdout or "\\ud800" in outcome.stdout
+    bad = json.dumps([hand(players=[dict(ANNA, name="\ud800", top="Zz"), BRAM])])
+    out = run(bad)
+    out.stdout.encode("utf-8")
+    assert json.loads(out.stdout)[0]["error"].startswith('player 1 (\ud800), top: "Zz"')
+
+
+def test_names_keep_non_ascii_letters_as_they_are():
+    out = run(json.dumps(hand(players=[dict(ANNA, name="Zoë"), BRAM])))
+    assert '"name": "Zoë"' in out.stdout
+
+
+@pytest.mark.parametrize("brk", ["\r", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x85", "\r\n"])
+def test_an_error_naming_a_player_stays_on_one_line(brk):
+    message = error_of(hand(players=[ANNA, dict(BRAM, name=f"Br{brk}am", middle="3s")]))
+    assert len(message.splitlines()) == 1
+    assert message == "player 2 (Br am), middle needs 5 cards, got 1"
+
+
+@pytest.mark.parametrize(
+    ("card", "shown"),
+    [(None, "null"), ({"a": 1}, '{"a": 1}'), ([1], "[1]"), (True, "true"), (5, "5")],
+)
+def test_a_card_that_is_not_a_string_is_quoted_as_json(card, shown):
+    message = error_of(hand(players=[ANNA, dict(BRAM, top=["2c", card, "9h"])]))
+    assert message == f"player 2 (Bram), top: {shown} is not a card"
+
+
+def test_the_command_reads_utf8_with_a_byte_order_mark(tmp_path, monkeypatch):
+    path = tmp_path / "hand.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(hand()).encode())
+    code, out, err = call(str(path), monkeypatch=monkeypatch)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["variant"] == "ultimate"
+    code, out, err = call(stdin="\ufeff" + json.dumps(hand()), monkeypatch=monkeypatch)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["variant"] == "ultimate"
+
+
+def _process(data: bytes, **env):
+    import os
+
+    return subprocess.run(
+        [sys.executable, "manage.py", "score"],
+        input=data,
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, **env},
+    )
+
+
+def test_the_command_reads_and_writes_utf8_whatever_the_locale():
+    data = json.dumps(hand(players=[dict(ANNA, name="Zoë"), BRAM]), ensure_ascii=False)
+    done = _process(data.encode(), LC_ALL="C", LANG="C", PYTHONIOENCODING="ascii")
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert json.loads(done.stdout.decode("utf-8"))["players"][0]["name"] == "Zoë"
+
+
+def test_the_command_in_a_process_never_prints_a_traceback():
+    for text in (DEEP, json.dumps(hand(players=[dict(ANNA, name="\ud800"), BRAM]))):
+        done = _process(text.encode())
+        assert b"Traceback" not in done.stderr
+        assert len(done.stderr.splitlines()) <= 1
+    done = _process(b"\xff\xfe{}")
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert len(done.stderr.splitlines()) == 1 and b"Traceback" not in done.stderr
