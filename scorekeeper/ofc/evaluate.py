@@ -41,6 +41,7 @@ __all__ = [
     "hand_key",
     "hand_name",
     "low_fault",
+    "low_key",
     "low_name",
     "top_key",
 ]
@@ -256,8 +257,31 @@ _LOW_FAULTS = {
 }
 
 
+def low_key(key: int) -> int:
+    """A five-card key as 2-7 ranks it, for the deuce game's middle.
+
+    Aces are always high in 2-7, so ``A-2-3-4-5`` is no straight: it is ace
+    high (``A-5-4-3-2``), or a flush when suited. Every other hand ranks as
+    in high poker. A fouled 2-7 middle is named from this key ("high card",
+    not "straight"), which is the reading of the rules page this engine takes.
+
+    >>> from scorekeeper.ofc.cards import parse_cards
+    >>> hand_name(low_key(hand_key(parse_cards("As 2h 3d 4c 5c"))))
+    'high card'
+    >>> hand_name(low_key(hand_key(parse_cards("As 2s 3s 4s 5s"))))
+    'flush'
+    """
+    category = category_of(key)
+    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH) and ranks_of(key)[0] == 5:
+        ace_high = Category.FLUSH if category is Category.STRAIGHT_FLUSH else Category.HIGH_CARD
+        return _pack(ace_high, [14, 5, 4, 3, 2])
+    return key
+
+
 def low_fault(key: int) -> str | None:
     """Why a five-card hand is not a 10-high-or-better 2-7 low, or None.
+
+    Takes a key as :func:`hand_key` gives it or as :func:`low_key` does.
 
     >>> from scorekeeper.ofc.cards import parse_cards
     >>> low_fault(hand_key(parse_cards("7s 5h 4d 3c 2s"))) is None
@@ -265,12 +289,8 @@ def low_fault(key: int) -> str | None:
     >>> low_fault(hand_key(parse_cards("As 5h 4d 3c 2s")))
     'it has an ace, and aces are high in 2-7'
     """
+    key = low_key(key)
     category = category_of(key)
-    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH) and ranks_of(key)[0] == 5:
-        # A-2-3-4-5 is no straight in 2-7: the ace is high.
-        if category is Category.STRAIGHT_FLUSH:
-            return _LOW_FAULTS[Category.FLUSH]
-        return "it has an ace, and aces are high in 2-7"
     if category is not Category.HIGH_CARD:
         return _LOW_FAULTS[category]
     high = ranks_of(key)[0]

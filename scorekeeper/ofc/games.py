@@ -120,8 +120,9 @@ class Game:
     low_middle: bool = False
     fantasyland: bool = True
     entry: tuple[EntryOption, ...] = ()
-    # Cards dealt on a stay; None means the count the streak entered with.
-    # Either way the count never grows within a streak.
+    # Cards dealt on a stay: always this many (the fixed counts are never above
+    # an entry, so the count never grows within a streak); None means the
+    # count the streak entered with.
     stay_cards: int | None = None
     stay_top_trips: bool = True
     stay_full_house_middle: bool = False

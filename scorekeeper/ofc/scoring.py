@@ -25,6 +25,7 @@ from .evaluate import (
     five_key,
     hand_name,
     low_fault,
+    low_key,
     low_name,
     ranks_of,
     top_key,
@@ -233,8 +234,10 @@ def _qualifies(option: EntryOption, keys: tuple[int, int, int]) -> bool:
 def _stay(game: Game, current: FantasylandState) -> FantasylandState | None:
     if game.stay_limit is not None and current.stays >= game.stay_limit:
         return None
-    # The count never grows within a streak.
-    cards = current.cards if game.stay_cards is None else min(current.cards, game.stay_cards)
+    # A preset with a fixed stay count deals exactly that many ("a stay is
+    # always 14 cards, whatever you entered with"), even for a hand given as
+    # played with fewer; ultimate and jokers keep the count of the streak.
+    cards = current.cards if game.stay_cards is None else game.stay_cards
     return FantasylandState(cards, current.stays + 1)
 
 
@@ -388,6 +391,9 @@ def _score(game: Game, boards: Sequence[PlayerBoard], used: set[int] | None = No
     evaluated = []
     for board in boards:
         keys, became = _evaluate(game, board, used)
+        if game.low_middle:
+            # The middle as 2-7 ranks it: A-2-3-4-5 is ace high, not a straight.
+            keys = (keys[0], low_key(keys[1]), keys[2])
         reason = _foul_reason(game, keys)
         fouled = reason is not None
         royalties = (0, 0, 0) if fouled else _royalties(game, keys)

@@ -158,3 +158,28 @@ def test_next_fantasyland_from_manual_entry():
     assert next_fantasyland(PRESETS["standard-nofl"], None, entry="qq+") is None
     with pytest.raises(OFCError, match='"kk" is not a way into Fantasyland in standard'):
         next_fantasyland(PRESETS["standard"], None, entry="kk")
+
+
+@pytest.mark.parametrize(
+    ("game", "current", "expected"),
+    [
+        # "cards on a stay" is a fixed count outside ultimate and jokers,
+        # whatever count the hand was played with.
+        ("pineapple", (13, 0), (14, 1)),
+        ("progressive", (13, 1), (14, 2)),
+        ("deuce", (13, 0), (14, 1)),
+        ("standard", (14, 0), (13, 1)),
+        ("progressive", (16, 0), (14, 1)),
+        # ultimate and jokers keep the count the streak was entered with
+        ("ultimate", (13, 0), (13, 1)),
+        ("jokers", (17, 2), (17, 3)),
+    ],
+)
+def test_a_stay_deals_the_presets_fixed_count(game, current, expected):
+    b = top_board("trips", current)
+    if game == "deuce":
+        b = top_board("trips", current, middle="9d 8d 6c 4d 2c")
+    assert next_state(game, b) == FantasylandState(*expected)
+    assert next_fantasyland(PRESETS[game], FantasylandState(*current), stayed=True) == (
+        FantasylandState(*expected)
+    )

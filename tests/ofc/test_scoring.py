@@ -231,3 +231,28 @@ def test_bad_tables_are_refused_in_plain_words():
         score("ultimate", board("A", "JK 3s 4h", "5c 6s 7s 8s 9h", "Ts Js Qs Ks As"), weak())
     with pytest.raises(OFCError, match="two players are called Zed"):
         score("standard", weak("Zed"), weak("Zed"))
+
+
+@pytest.mark.parametrize(
+    ("middle", "hand", "reason"),
+    [
+        # Aces are high in 2-7: A-2-3-4-5 is ace high, not a straight ...
+        ("As 2h 3d 4c 5c", "high card", "it has an ace, and aces are high in 2-7"),
+        # ... and suited it is a flush, not a straight flush.
+        ("As 2s 3s 4s 5s", "flush", "it is a flush"),
+        ("6h 2h 3d 4c 5c", "straight", "it is a straight"),
+        ("Js 2h 3d 4c 6c", "high card", "it is jack-high"),
+        ("7s 7h 3d 4c 6c", "pair", "it has a pair"),
+    ],
+)
+def test_a_fouled_deuce_middle_is_named_as_2_7_ranks_it(middle, hand, reason):
+    result = alone("deuce", board("P", "Kc Kd 6d", middle, "Qh Qd Qc 8c 8d"))
+    assert result.fouled
+    assert result.middle.hand == hand
+    assert reason in result.foul_reason
+    assert result.middle.royalty == 0
+
+
+def test_a_fouled_deuce_ace_to_five_middle_is_described_ace_high():
+    result = alone("deuce", board("P", "Kc Kd 6d", "As 2h 3d 4c 5c", "Qh Qd Qc 8c 8d"))
+    assert result.middle.description == "ace high, then five-four-three-two"
