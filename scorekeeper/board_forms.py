@@ -14,7 +14,6 @@ from scorekeeper.night_forms import PointsInput
 from scorekeeper.ofc import DECK, Game, OFCError, parse_card
 from scorekeeper.ofc.scoring import ROWS
 from scorekeeper.services.boards import Board, parse_board
-from scorekeeper.services.nights import MAX_POINTS
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -51,18 +50,7 @@ class BoardForm(forms.Form):
     top = forms.CharField(required=False, max_length=40, label="Top")
     middle = forms.CharField(required=False, max_length=60, label="Middle")
     bottom = forms.CharField(required=False, max_length=60, label="Bottom")
-    points = PointsInput(
-        required=False,
-        min_value=-MAX_POINTS,
-        max_value=MAX_POINTS,
-        label="Your total",
-        error_messages={
-            "invalid": "A total is a whole number, for example 12 or −7.",
-            "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-            "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-        },
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
+    points = PointsInput(required=False, label="Your total")
 
     def _clean_row(self, name: str) -> list[str]:
         try:

@@ -250,6 +250,8 @@ class RoundEdit(models.Model):
     edited_at = models.DateTimeField(default=timezone.now)
     # [[seat name, old points, new points], ...] for the seats that changed.
     changes = models.JSONField()
+    # What happened besides changed totals, e.g. "reopened with undo".
+    note = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["edited_at", "pk"]

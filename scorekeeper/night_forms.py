@@ -1,6 +1,7 @@
 """Forms of a night: starting it, entering a total, fixing a round, seats."""
 
 from decimal import Decimal
+from itertools import pairwise
 
 from django import forms
 
@@ -13,6 +14,22 @@ MAX_SEATS = max(game.max_players for game in PRESETS.values())
 
 
 class PointsInput(forms.IntegerField):
+    """A hand's total as typed on a phone: "-7", "−7" (a real minus) or "+5"."""
+
+    default_error_messages = {
+        "required": "Enter a total, for example 12 or −7.",
+        "invalid": "A total is a whole number, for example 12 or −7.",
+        "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+        "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", -MAX_POINTS)
+        kwargs.setdefault("max_value", MAX_POINTS)
+        attrs = {"inputmode": "numeric", "autocomplete": "off", "class": "points"}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
     def to_python(self, value):
         if isinstance(value, str):
             value = value.strip().replace("\u2212", "-").replace(" ", "")
@@ -21,30 +38,47 @@ class PointsInput(forms.IntegerField):
         return super().to_python(value)
 
 
+class MoneyField(forms.DecimalField):
+    """An amount typed on a phone: "0,10" as well as "0.10", a currency sign allowed."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().strip("€$£¥₹").strip().replace(",", ".")
+        return super().to_python(value)
+
+
 class StartNightForm(forms.Form):
     game = forms.ChoiceField(choices=GAME_CHOICES)
-    point_value = forms.DecimalField(
+    point_value = MoneyField(
         label="Point value",
         min_value=Decimal("0"),
         max_value=Decimal("1000"),
-        decimal_places=2,
         error_messages={
             "invalid": "Enter the value of one point, for example 0.10.",
             "max_decimal_places": "A point is worth whole cents, for example 0.10.",
+            "min_value": "The point value cannot be negative.",
+            "max_value": "A point can be worth at most 1000.",
         },
-        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
     )
-    loss_cap = forms.DecimalField(
+    loss_cap = MoneyField(
         label="Loss cap for the night (blank: none)",
         required=False,
         min_value=Decimal("0.01"),
         max_value=Decimal("100000"),
-        decimal_places=2,
         error_messages={
             "invalid": "Enter the most anyone pays tonight, for example 20.00, or leave it blank.",
             "max_decimal_places": "The cap is in whole cents, for example 20.00.",
+            "min_value": "A loss cap must be more than zero; leave it blank for none.",
+            "max_value": "A loss cap can be at most 100000.",
         },
-        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
+    beside_running = forms.BooleanField(
+        required=False, label="Start a second table (another night is running)"
     )
     fantasyland = forms.BooleanField(required=False, label="Fantasyland")
     stay_full_house_middle = forms.BooleanField(
@@ -139,15 +173,7 @@ class EntryForm(forms.Form):
     round = forms.IntegerField(widget=forms.HiddenInput)
     seat = forms.IntegerField(widget=forms.HiddenInput)
     points = PointsInput(
-        min_value=-MAX_POINTS,
-        max_value=MAX_POINTS,
         label="Your total",
-        error_messages={
-            "required": "Enter a total, for example 12 or −7.",
-            "invalid": "A total is a whole number, for example 12 or −7.",
-            "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-            "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-        },
         widget=forms.TextInput(
             attrs={
                 "inputmode": "numeric",
@@ -173,15 +199,7 @@ class EditRoundForm(forms.Form):
         self.entries = list(entries)
         for entry in self.entries:
             self.fields[f"points_{entry.seat_id}"] = PointsInput(
-                min_value=-MAX_POINTS,
-                max_value=MAX_POINTS,
-                label=entry.seat.name,
-                initial=entry.points,
-                error_messages={
-                    "required": "Enter a total.",
-                    "invalid": "A total is a whole number, for example 12 or −7.",
-                },
-                widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "points"}),
+                label=entry.seat.name, initial=entry.points
             )
 
     def points(self) -> dict[int, int]:
@@ -198,10 +216,17 @@ class AddSeatForm(forms.Form):
     def __init__(self, *args, members=(), seats=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["member"].choices = [("", "—")] + [(str(m.pk), m.name) for m in members]
-        self.fields["position"].choices = [(seat.position, f"before {seat.name}") for seat in seats]
+        # Seats are a circle: "after the last" is the default, the others cut in.
+        choices = []
         if seats:
             last = max(seats, key=lambda seat: seat.position)
-            self.fields["position"].choices.append((last.position + 1, f"after {last.name}"))
+            choices.append((last.position + 1, f"after {last.name} (last)"))
+        choices += [
+            (after.position, f"between {before.name} and {after.name}")
+            for before, after in pairwise(seats)
+        ]
+        # Assigned once: a choice field's widget copies the list when it is set.
+        self.fields["position"].choices = choices
 
     def clean(self):
         data = super().clean()

@@ -11,6 +11,7 @@ from scorekeeper.ofc import FantasylandState, PlayerResult, score_board
 from scorekeeper.ofc.games import Game
 from scorekeeper.services.boards import player_board
 from scorekeeper.services.nights import describe_difference
+from scorekeeper.settlement import apply_loss_cap
 
 
 @dataclass
@@ -22,6 +23,7 @@ class SeatLine:
     fantasyland: FantasylandState | None = None
     is_dealer: bool = False
     board: PlayerResult | None = None  # the seat's cards on their own, if it set them
+    money_cents: int = 0  # what the total is worth, after the night's loss cap
 
 
 @dataclass
@@ -132,6 +134,7 @@ def night_state(night: Night) -> NightState:
                 cards = player_board(seat.name, line.entry.board, line.fantasyland)
                 line.board = score_board(game, cards)
         lines.append(line)
+    _value_in_money(night, lines)
     return NightState(
         night=night,
         game=game,
@@ -140,3 +143,13 @@ def night_state(night: Night) -> NightState:
         rounds_played=counts["played"],
         lines=[line for line in lines if line.playing],
     )
+
+
+def _value_in_money(night: Night, lines: list[SeatLine]) -> None:
+    """Money per seat as the settlement has it: points times the point value, and with
+    a loss cap nobody is shown losing more than they will pay."""
+    balances = {line.seat.pk: line.total * night.point_cents for line in lines}
+    if night.loss_cap_cents and sum(balances.values()) == 0:
+        balances = dict(apply_loss_cap(balances, night.loss_cap_cents).balances)
+    for line in lines:
+        line.money_cents = balances[line.seat.pk]

@@ -74,7 +74,7 @@ def test_a_newcomer_picks_a_name_and_password_and_is_in_the_group(client, make_g
 def test_a_taken_name_is_refused_with_a_suggestion_and_nothing_is_created(client, make_group):
     group = make_group(members=("Tom",))
     response = client.post(
-        join_url(group), {"action": "signup", "signup-name": "Tom", "signup-password": PASSWORD}
+        join_url(group), {"action": "signup", "signup-name": "tom", "signup-password": PASSWORD}
     )
     body = response.content.decode()
     assert response.status_code == 200

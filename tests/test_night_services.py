@@ -71,12 +71,35 @@ def test_saving_the_same_entry_twice_records_one_entry(make_night):
     assert type(night).objects.get(pk=night.pk).version == version  # nothing changed
 
 
-def test_a_retry_after_the_round_went_through_is_refused_and_changes_nothing(make_night):
+def test_a_retry_after_the_round_went_through_is_taken_as_already_saved(make_night):
     night = make_night(("Anna", "Bram"))
     play_round(night, {"Anna": 3, "Bram": -3})
+    version = type(night).objects.get(pk=night.pk).version
+    result = enter(night, "Bram", -3, number=1)  # the answer to the first try was lost
+    assert result.entry.points == -3 and not result.round_recorded
+    assert type(night).objects.get(pk=night.pk).version == version
     with pytest.raises(Refused, match="already gone through"):
-        enter(night, "Bram", -3, number=1)
+        enter(night, "Bram", -4, number=1)  # a different total is a correction
     assert Entry.objects.count() == 2
+
+
+def test_undo_then_confirming_the_same_totals_records_the_round_again(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    assert enter(night, "Bram", -3).round_recorded
+    history = list(night.rounds.get(number=1).edits.values_list("note", "changes"))
+    assert history == [("reopened with undo", [])]
+
+
+def test_changes_in_a_reopened_round_are_kept_in_its_history(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    enter(night, "Bram", -5)
+    assert enter(night, "Anna", 5).round_recorded
+    changes = [edit.changes for edit in night.rounds.get(number=1).edits.all()]
+    assert changes == [[], [["Bram", -3, -5]], [["Anna", 3, 5]]]
 
 
 @pytest.mark.parametrize("points", [1000, -1000, 5000])
@@ -293,3 +316,56 @@ def test_an_ended_night_takes_no_more_rounds(make_night):
     assert night.rounds.count() == 1  # the unfinished round was dropped
     with pytest.raises(Refused, match="night is over"):
         enter(night, "Bram", 1, number=2)
+
+
+def test_a_player_who_left_can_come_back_to_the_same_seat(make_night):
+    night = make_night(("Anna", "Bram", "Chris"))
+    chris = seats_of(night)["Chris"]
+    play_round(night, {"Anna": 1, "Bram": 1, "Chris": -2})
+    anna = User.objects.get(name="Anna")
+    leave_seat(night=night, seat=chris, by=anna)
+    play_round(night, {"Anna": 2, "Bram": -2})
+    back = add_seat(night=night, by=anna, user=chris.user, position=2)
+    assert back.pk == chris.pk and back.last_round is None
+    assert [s.name for s in night.seats.order_by("position")] == ["Anna", "Chris", "Bram"]
+    play_round(night, {"Anna": 3, "Chris": -1, "Bram": -2})
+    assert Entry.objects.filter(seat=chris).count() == 2
+    with pytest.raises(Refused, match="already has a seat"):
+        add_seat(night=night, by=anna, guest_name="chris", position=1)
+
+
+def test_when_the_only_fantasyland_player_leaves_the_button_moves_on(make_night):
+    night = make_night(("Anna", "Bram", "Chris"), game="progressive")
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Bram={"fantasyland_made": "qq"})
+    assert open_round(night).dealer.name == "Anna"  # held for Bram's Fantasyland
+    leave_seat(night=night, seat=seats_of(night)["Bram"], by=User.objects.get(name="Anna"))
+    second = open_round(night)
+    assert second.fantasyland == {}
+    assert second.dealer.name == "Chris"  # a regular hand: the button moved past Bram's seat
+
+
+def test_a_second_night_in_the_group_needs_to_be_asked_for(make_night):
+    night = make_night(("Anna", "Bram"))
+    anna, bram = (User.objects.get(name=n) for n in ("Anna", "Bram"))
+    seats = [SeatRequest(user=anna), SeatRequest(user=bram)]
+    with pytest.raises(Refused, match="already running, started by Anna"):
+        start_night(
+            group=night.group,
+            started_by=bram,
+            game_id="standard",
+            rules={},
+            point_cents=10,
+            seats=seats,
+            first_dealer=0,
+        )
+    second = start_night(
+        group=night.group,
+        started_by=bram,
+        game_id="standard",
+        rules={},
+        point_cents=10,
+        seats=seats,
+        first_dealer=0,
+        beside_running=True,
+    )
+    assert second.pk != night.pk

@@ -237,3 +237,61 @@ def test_a_bad_night_form_is_refused_and_creates_nothing(client, make_group, dat
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Night.objects.exists()
+
+
+def test_a_point_value_with_a_decimal_comma_is_understood(client, make_group):
+    group = make_group(members=("Anna", "Bram"))
+    anna, bram = User.objects.order_by("pk")
+    as_user(client, "Anna").post(
+        reverse("night_start", args=[group.pk]),
+        {
+            "game": "standard",
+            "point_value": "0,25",
+            "loss_cap": "€ 20,00",
+            "dealer": "1",
+            "seat_1": anna.pk,
+            "seat_2": bram.pk,
+        },
+    )
+    night = Night.objects.get()
+    assert (night.point_cents, night.loss_cap_cents) == (25, 2000)
+
+
+def test_the_night_page_shows_money_after_the_loss_cap(client, make_night):
+    night = make_night(("Anna", "Bram", "Chris"), point_cents=100)
+    night.loss_cap_cents = 500
+    night.save()
+    play(night, {"Anna": 12, "Bram": -3, "Chris": -9})
+    body = as_user(client, "Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
+    assert "−€5.00" in body  # Chris is down 9 points at €1 but pays at most €5
+    assert "−€9.00" not in body
+    assert "loss cap of €5.00" in body
+
+
+def test_an_arrival_is_seated_last_unless_told_otherwise(client, make_night):
+    night = make_night(("Anna", "Bram", "Chris"), game="standard")
+    page = as_user(client, "Anna").get(reverse("seat_add", args=[night.pk]))
+    body = page.content.decode()
+    assert body.index("after Chris (last)") < body.index("between Anna and Bram")
+    client.post(reverse("seat_add", args=[night.pk]), {"guest": "Gus", "position": "4"})
+    assert [s.name for s in night.seats.order_by("position")] == ["Anna", "Bram", "Chris", "Gus"]
+
+
+def test_starting_a_second_night_warns_and_needs_the_box_ticked(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    anna, bram = User.objects.order_by("pk")
+    as_user(client, "Anna")
+    url = reverse("night_start", args=[night.group_id])
+    assert "A night is already running" in client.get(url).content.decode()
+    form = {
+        "game": "standard",
+        "point_value": "0.10",
+        "dealer": "1",
+        "seat_1": anna.pk,
+        "seat_2": bram.pk,
+    }
+    response = client.post(url, form)
+    assert "already running, started by Anna" in response.content.decode()
+    assert Night.objects.count() == 1
+    client.post(url, {**form, "beside_running": "on"})
+    assert Night.objects.count() == 2

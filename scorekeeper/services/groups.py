@@ -14,8 +14,10 @@ class NameTaken(ValueError):
 
 
 def name_taken_error(name: str) -> NameTaken:
+    # Say it as the site knows it: "anna" typed, "Anna" taken, "Anna B" suggested.
+    taken = User.objects.filter(name__iexact=name).values_list("name", flat=True).first() or name
     similar = User.objects.filter(name__istartswith=name[:28]).values_list("name", flat=True)
-    return NameTaken(name, suggest_alternative(name, {n.lower() for n in similar}))
+    return NameTaken(taken, suggest_alternative(taken, {n.lower() for n in similar}))
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ queue behind each other: each entry counts once and a round goes through once.
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from scorekeeper.games import game_for
@@ -68,8 +68,21 @@ def start_night(
     seats: list[SeatRequest],
     first_dealer: int,
     loss_cap_cents: int | None = None,
+    beside_running: bool = False,
 ) -> Night:
-    """Open a night with its seats in clockwise order; `first_dealer` indexes `seats`."""
+    """Open a night with its seats in clockwise order; `first_dealer` indexes `seats`.
+
+    A night already running in the group is usually the same table tapped twice, so a
+    second one needs `beside_running` (a second table the same evening).
+    """
+    Group.objects.select_for_update().filter(pk=group.pk).first()  # one start at a time
+    running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
+    if running is not None and not beside_running:
+        by = running.started_by.name if running.started_by else "someone"
+        raise Refused(
+            f"A night is already running, started by {by}. Open it from the group page, "
+            "or tick “Start a second table” to play two nights at once."
+        )
     if game_id not in PRESETS:
         raise Refused("Pick one of the games on the list.")
     game = game_for(game_id, rules)
@@ -202,7 +215,14 @@ def record_entry(
     A total typed for a seat that set its cards keeps the cards (mixed rounds).
     """
     _check_points(points)
-    slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    try:
+        slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    except Refused:
+        # A retry whose first try went through (the answer was lost on the Wi-Fi).
+        already = _recorded_entry(night, round_number, seat, points)
+        if already is None:
+            raise
+        return EntryResult(already, round_recorded=False)
     night, round_, existing = slot.night, slot.round, slot.existing
     game = slot.game
     current = _fantasyland_of(round_).get(seat.pk)
@@ -221,15 +241,35 @@ def record_entry(
         "awaiting_total": False,
     }
     if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
-        return EntryResult(existing, round_recorded=False)  # a double tap or a retry
+        # A double tap or a retry changes nothing, but may still complete a round that
+        # was undone and is now confirmed as it was.
+        recorded = _close_round_if_complete(night, round_, slot.playing, game)
+        if recorded:
+            _bump(night)
+        return EntryResult(existing, round_recorded=recorded)
     entry, _ = Entry.objects.update_or_create(
         round=round_,
         seat=seat,
         defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
     )
+    if existing is not None and existing.points != points and round_.edits.exists():
+        # A reopened round: its history keeps every change, not only those of the fix page.
+        RoundEdit.objects.create(
+            round=round_, edited_by=entered_by, changes=[[seat.name, existing.points, points]]
+        )
     recorded = _close_round_if_complete(night, round_, slot.playing, game)
     _bump(night)
     return EntryResult(entry, round_recorded=recorded)
+
+
+def _recorded_entry(night: Night, number: int, seat: Seat, points: int) -> Entry | None:
+    return Entry.objects.filter(
+        round__night=night,
+        round__number=number,
+        round__recorded_at__isnull=False,
+        seat=seat,
+        points=points,
+    ).first()
 
 
 def _close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
@@ -293,6 +333,11 @@ def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: 
     round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
     if round_ is None:
         raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
+    if night.payments.exists():
+        raise Refused(
+            "Payments of this night are already marked paid. Undo those marks on the "
+            "settlement first, so nobody pays twice."
+        )
     entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
     if set(points) != set(entries):
         raise Refused("Give a total for every player of the round.")
@@ -333,6 +378,7 @@ def undo_last_round(*, night: Night, by: User) -> Round:
     last.recorded_at = None
     last.recorded_sum = None
     last.save(update_fields=["recorded_at", "recorded_sum"])
+    RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
     _bump(night)
     return last
 
@@ -361,23 +407,37 @@ def add_seat(
     if user is not None:
         if not night.group.memberships.filter(user=user, left_at=None).exists():
             raise Refused(f"{user.name} is not in this group.")
-        if night.seats.filter(user=user).exists():
-            raise Refused(f"{user.name} already has a seat tonight.")
         name = user.name
     else:
         name = clean_name(guest_name)
-    if night.seats.filter(name__iexact=name).exists():
+    earlier = night.seats.filter(Q(name__iexact=name) | Q(user=user, user__isnull=False)).first()
+    if earlier is not None and earlier.last_round is None:
+        raise Refused(f"{earlier.name} already has a seat tonight.")
+    if earlier is not None and number != (round_.number if round_ is not None else 1):
+        raise Refused(
+            f"{earlier.name} can come back between hands, once round {round_.number} goes through."
+        )
+    if earlier is not None and user is None and not earlier.is_guest:
         raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
-    positions = [seat.position for seat in night.seats.all()]
-    last = max(positions, default=0)
-    position = max(1, min(position, last + 1))
+    positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
+    position = max(1, min(position, max(positions, default=0) + 1))
+    if earlier is not None:
+        earlier.position = 0  # out of the way while the others make room
+        earlier.save(update_fields=["position"])
     # Make room clockwise, from the end, so the unique positions never collide.
     for seat in night.seats.filter(position__gte=position).order_by("-position"):
         seat.position += 1
         seat.save(update_fields=["position"])
-    seat = Seat.objects.create(
-        night=night, position=position, user=user, name=name, first_round=number
-    )
+    if earlier is not None:
+        # Back after leaving: the same seat, so tonight's results stay in one place.
+        earlier.position = position
+        earlier.last_round = None
+        earlier.save(update_fields=["position", "last_round"])
+        seat = earlier
+    else:
+        seat = Seat.objects.create(
+            night=night, position=position, user=user, name=name, first_round=number
+        )
     _bump(night)
     return seat
 
@@ -398,10 +458,7 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
         raise Refused("A night needs two players; end the night instead.")
     remaining = [other for other in playing if other.pk != seat.pk]
     fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
-    dealer = round_.dealer
-    if dealer.pk == seat.pk:
-        position = at_or_after([other.position for other in remaining], seat.position)
-        dealer = next(other for other in remaining if other.position == position)
+    dealer = _dealer_without(night, round_, remaining, fantasyland)
     Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
     if seat.first_round >= number and not seat.entries.exists():
         seat.delete()  # never played a hand tonight: nothing to keep
@@ -409,6 +466,24 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
         seat.last_round = number - 1
         seat.save(update_fields=["last_round"])
     _bump(night)
+
+
+def _dealer_without(night: Night, round_: Round, remaining: list[Seat], fantasyland: dict) -> Seat:
+    """The open round's dealer once a seat has gone: as if the button had moved after
+    the last hand with the table as it is now (the Fantasyland given up included)."""
+    positions = [seat.position for seat in remaining]
+    previous = night.rounds.filter(number=round_.number - 1).select_related("dealer").first()
+    if previous is None:
+        position = at_or_after(positions, round_.dealer.position)
+    else:
+        position = next_dealer(
+            positions,
+            previous.dealer.position,
+            fantasyland_next=bool(fantasyland),
+            fantasyland_this=bool(previous.fantasyland),
+            hold=game_for(night.game, night.rules).hold_button,
+        )
+    return next(seat for seat in remaining if seat.position == position)
 
 
 @transaction.atomic

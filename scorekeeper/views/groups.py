@@ -3,6 +3,7 @@
 import re
 
 import segno
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -86,6 +87,7 @@ def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
 def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     group_services.leave_group(group=group, user=request.user)
+    messages.success(request, f"You left {group.name}. Your past results stay in its history.")
     return redirect(reverse("home") + "?stay=1")
 
 

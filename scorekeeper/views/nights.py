@@ -59,12 +59,19 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
                 seats=seats,
                 first_dealer=data["dealer_index"],
                 loss_cap_cents=int(data["loss_cap"] * 100) if data["loss_cap"] else None,
+                beside_running=data["beside_running"],
             )
         except (Refused, ValueError) as error:
             form.add_error(None, str(error))
         else:
             return redirect("night_detail", night_id=night.pk)
-    context = {"group": group, "form": form, "games": PRESETS.values(), "game_id": game_id}
+    context = {
+        "group": group,
+        "form": form,
+        "games": PRESETS.values(),
+        "game_id": game_id,
+        "running": group.nights.filter(ended_at__isnull=True).first(),
+    }
     return render(request, "scorekeeper/night_start.html", context)
 
 
@@ -233,9 +240,9 @@ def round_undo(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    seated = {seat.user_id for seat in night.seats.all()}
-    members = [user for user in _members(night.group) if user.pk not in seated]
     seats = [seat for seat in night.seats.all() if seat.last_round is None]
+    seated = {seat.user_id for seat in seats}  # someone who left may come back
+    members = [user for user in _members(night.group) if user.pk not in seated]
     form = AddSeatForm(request.POST or None, members=members, seats=seats)
     if request.method == "POST" and form.is_valid():
         member = form.cleaned_data["member"]

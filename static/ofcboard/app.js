@@ -34,9 +34,10 @@
     if (sign) {
       const input = document.querySelector(sign.dataset.flipSign);
       if (!input) return;
+      // Whatever sign was typed (-, the real minus −, or +), the button turns it over.
       const value = input.value.trim();
-      if (value.startsWith("-")) input.value = value.slice(1);
-      else input.value = "-" + (value === "" ? "" : value);
+      const digits = value.replace(/^[-−+]\s*/, "");
+      input.value = /^[-−]/.test(value) ? digits : "-" + digits;
       input.focus();
     }
   });
@@ -70,6 +71,7 @@
     if (!event.detail.successful) return;
     const banner = document.getElementById("connection");
     if (banner) banner.hidden = true;
+    document.querySelectorAll(".send-error").forEach((note) => note.remove());
   });
 
   document.addEventListener("submit", (event) => {

@@ -54,3 +54,15 @@ def test_three_phones_check_the_sum_and_follow_the_button(make_night, log_in_pho
     expect(phones["Anna"].get_by_text("Stayed in Fantasyland")).to_be_visible()
     for page in phones.values():
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_sign_button_turns_any_typed_sign_over(make_night, log_in_phone):
+    night = make_night(("Anna", "Bram"))
+    page = log_in_phone(User.objects.get(name="Anna"))
+    page.goto(f"/nights/{night.pk}/")
+    box = page.locator("#id_points")
+    flip = page.get_by_role("button", name="Switch plus and minus")
+    for typed, flipped in [("5", "-5"), ("+5", "-5"), ("-7", "7"), ("−7", "7"), ("", "-")]:
+        box.fill(typed)
+        flip.click()
+        expect(box).to_have_value(flipped)
