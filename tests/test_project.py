@@ -101,3 +101,9 @@ def test_static_files_get_hashed_compressed_names_for_production(
     for name in (css[1], htmx[1]):
         assert (tmp_path / name).exists()
         assert (tmp_path / f"{name}.gz").exists()
+
+
+def test_pages_carry_a_strict_content_security_policy(client, db):
+    policy = client.get("/login/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy

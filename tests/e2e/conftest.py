@@ -44,15 +44,25 @@ def phone(browser, live_server):
     """A factory of phones: each call is a separate browser context (its own cookies)."""
     contexts = []
 
+    violations: list[str] = []
+
     def open_phone():
         context = browser.new_context(viewport=PHONE, base_url=live_server.url)
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", lambda message: _note_violation(message.text, violations))
+        return page
 
     yield open_phone
     for context in contexts:
         context.close()
+    assert violations == [], "the Content-Security-Policy blocked something"
+
+
+def _note_violation(text: str, violations: list[str]) -> None:
+    if "Content Security Policy" in text:
+        violations.append(text)
 
 
 @pytest.fixture
