@@ -271,3 +271,11 @@ def test_leaving_keeps_the_membership_row_for_history(make_group):
     group = make_group(members=("Anna", "Bram"))
     leave_group(group=group, user=User.objects.get(name="Bram"))
     assert Membership.objects.filter(group=group).count() == 2
+
+
+def test_leaving_the_group_while_seated_at_a_running_night_is_refused(client, make_night):
+    night = make_night(("Anna", "Bram"))
+    client.force_login(User.objects.get(name="Bram"))
+    response = client.post(reverse("group_leave", args=[night.group_id]), follow=True)
+    assert "seated at tonight" in response.content.decode()
+    assert client.get(reverse("night_detail", args=[night.pk])).status_code == 200

@@ -63,6 +63,14 @@ def join_group(*, group: Group, user: User) -> Membership:
 
 @transaction.atomic
 def leave_group(*, group: Group, user: User) -> None:
+    """Leave; refused while seated at a night still running, whose page would vanish."""
+    seated = group.nights.filter(
+        ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
+    )
+    if seated.exists():
+        raise ValueError(
+            "You are seated at tonight's table. Leave the table (or end the night) first."
+        )
     Membership.objects.filter(group=group, user=user, left_at__isnull=True).update(
         left_at=timezone.now()
     )

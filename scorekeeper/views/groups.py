@@ -86,7 +86,11 @@ def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
 @login_required
 def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    group_services.leave_group(group=group, user=request.user)
+    try:
+        group_services.leave_group(group=group, user=request.user)
+    except ValueError as error:
+        messages.error(request, str(error))
+        return redirect("group_detail", group_id=group.pk)
     messages.success(request, f"You left {group.name}. Your past results stay in its history.")
     return redirect(reverse("home") + "?stay=1")
 
