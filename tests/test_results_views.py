@@ -277,6 +277,7 @@ def test_a_member_who_left_the_group_gets_404(make_night, client):
     from scorekeeper.services.groups import leave_group
 
     night = play(make_night(), *rounds_of(2))
+    end_night(night=night, by=User.objects.get(name="Anna"))  # no longer seated at it
     chris = User.objects.get(name="Chris")
     leave_group(group=night.group, user=chris)
     client.force_login(chris)
