@@ -40,7 +40,18 @@ def type_total(night, name, points, number=1):
 
 
 def test_the_docstring_examples_hold():
-    assert doctest.testmod(boards).failed == 0
+    outcome = doctest.testmod(boards)
+    assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_a_retried_last_board_is_taken_as_saved(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    assert set_board(night, "Bram", B).round_recorded
+    retry = set_board(night, "Bram", B)  # the answer to the first save was lost
+    assert retry.entry.points == 3 and not retry.round_recorded
+    with pytest.raises(Refused, match="already gone through"):
+        set_board(night, "Bram", {**B, "top": ["Kc", "Kd", "8s"]})
 
 
 def test_a_waiting_board_never_lets_a_round_through_on_its_placeholder(make_night):

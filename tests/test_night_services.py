@@ -92,6 +92,14 @@ def test_undo_then_confirming_the_same_totals_records_the_round_again(make_night
     assert history == [("reopened with undo", [])]
 
 
+def test_a_phone_left_on_a_round_that_was_undone_is_told_where_the_table_is(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Bram"))
+    with pytest.raises(Refused, match="Round 2 is not open any more: the table is on round 1"):
+        enter(night, "Anna", 4, number=2)
+
+
 def test_changes_in_a_reopened_round_are_kept_in_its_history(make_night):
     night = make_night(("Anna", "Bram"))
     play_round(night, {"Anna": 3, "Bram": -3})
@@ -326,12 +334,67 @@ def test_a_player_who_left_can_come_back_to_the_same_seat(make_night):
     leave_seat(night=night, seat=chris, by=anna)
     play_round(night, {"Anna": 2, "Bram": -2})
     back = add_seat(night=night, by=anna, user=chris.user, position=2)
-    assert back.pk == chris.pk and back.last_round is None
+    assert back.pk == chris.pk and back.last_round is None and back.first_round == 3
     assert [s.name for s in night.seats.order_by("position")] == ["Anna", "Chris", "Bram"]
     play_round(night, {"Anna": 3, "Chris": -1, "Bram": -2})
     assert Entry.objects.filter(seat=chris).count() == 2
     with pytest.raises(Refused, match="already has a seat"):
-        add_seat(night=night, by=anna, guest_name="chris", position=1)
+        add_seat(night=night, by=anna, user=chris.user, position=1)
+    with pytest.raises(Refused, match="add a letter"):
+        add_seat(night=night, by=anna, guest_name="chris", position=1)  # a guest of that name
+
+
+def test_a_guest_who_left_comes_back_as_the_same_guest_not_as_a_member(make_night, make_user):
+    night = make_night(("Anna", "Bram"), guests=("Dana",))
+    anna = User.objects.get(name="Anna")
+    dana_guest = seats_of(night)["Dana"]
+    play_round(night, {"Anna": 1, "Bram": 1, "Dana": -2})
+    leave_seat(night=night, seat=dana_guest, by=anna)
+    from scorekeeper.services.groups import join_group
+
+    dana = make_user("Dana")
+    join_group(group=night.group, user=dana)
+    with pytest.raises(Refused, match="add a letter"):
+        add_seat(night=night, by=anna, user=dana, position=3)
+    assert add_seat(night=night, by=anna, guest_name="dana", position=3).pk == dana_guest.pk
+
+
+def test_only_players_at_the_table_change_the_night(make_night, make_user):
+    night = make_night(("Anna", "Bram"))
+    from scorekeeper.services.groups import join_group
+
+    watcher = make_user("Wanda")
+    join_group(group=night.group, user=watcher)
+    with pytest.raises(Refused, match="Only the players at this table"):
+        end_night(night=night, by=watcher)
+    with pytest.raises(Refused, match="Only the players at this table"):
+        add_seat(night=night, by=watcher, user=watcher, position=3)
+    night.refresh_from_db()
+    assert not night.is_over
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"jokers": 2}, "not a house rule"),
+        ({"fantasyland": "yes"}, "on or off"),
+        ({"stay_limit": -1}, "whole number"),
+        ({"stay_limit": True}, "whole number"),
+    ],
+)
+def test_house_rules_are_checked_before_a_night_starts(make_group, rules, message):
+    group = make_group(members=("Anna", "Bram"))
+    anna, bram = User.objects.order_by("pk")
+    with pytest.raises(Refused, match=message):
+        start_night(
+            group=group,
+            started_by=anna,
+            game_id="standard",
+            rules=rules,
+            point_cents=10,
+            seats=[SeatRequest(user=anna), SeatRequest(user=bram)],
+            first_dealer=0,
+        )
 
 
 def test_when_the_only_fantasyland_player_leaves_the_button_moves_on(make_night):

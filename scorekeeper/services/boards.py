@@ -93,6 +93,21 @@ def _claim(game: Game, current: FantasylandState | None, after: FantasylandState
     return option.id, False
 
 
+def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> BoardSaved | None:
+    try:
+        cards = parse_board(board)
+    except OFCError:
+        return None
+    entry = Entry.objects.filter(
+        round__night=night, round__number=number, round__recorded_at__isnull=False, seat=seat
+    ).first()
+    if entry is None or entry.board != cards:
+        return None
+    game = game_for(night.game, night.rules)
+    result = score_board(game, player_board(seat.name, cards))
+    return BoardSaved(entry, result, round_recorded=False)
+
+
 def _boards_of(entries, fantasyland: dict[int, FantasylandState]) -> list[PlayerBoard]:
     return [
         player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
@@ -119,7 +134,14 @@ def record_board(
     if points is not None:
         _check_points(points)
     _check_complete(board)
-    slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    try:
+        slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    except Refused:
+        # A retry whose first try went through: the same cards are already counted.
+        saved = _counted_board(night, round_number, seat, board)
+        if saved is None:
+            raise
+        return saved
     round_, game = slot.round, slot.game
     fantasyland = _fantasyland_of(round_)
     others = list(

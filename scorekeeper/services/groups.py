@@ -64,6 +64,7 @@ def join_group(*, group: Group, user: User) -> Membership:
 @transaction.atomic
 def leave_group(*, group: Group, user: User) -> None:
     """Leave; refused while seated at a night still running, whose page would vanish."""
+    Group.objects.select_for_update().filter(pk=group.pk).first()  # see nights.add_seat
     seated = group.nights.filter(
         ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
     )

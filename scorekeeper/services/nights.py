@@ -7,10 +7,10 @@ queue behind each other: each entry counts once and a round goes through once.
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
-from scorekeeper.games import game_for
+from scorekeeper.games import HOUSE_RULES, game_for
 from scorekeeper.models import Entry, Group, Night, Round, RoundEdit, Seat, User
 from scorekeeper.names import clean_name
 from scorekeeper.ofc import FantasylandState, next_fantasyland
@@ -34,6 +34,16 @@ class SeatRequest:
 
 def _lock(night: Night) -> Night:
     return Night.objects.select_for_update().get(pk=night.pk)
+
+
+def _lock_for(night: Night, by: User) -> Night:
+    """Lock the night for a change to the table itself (rounds, seats, its end), which
+    only someone at the table, or whoever started the night, may make."""
+    night = _lock(night)
+    at_table = night.seats.filter(user=by, last_round__isnull=True).exists()
+    if not at_table and night.started_by_id != by.pk:
+        raise Refused("Only the players at this table can change the night.")
+    return night
 
 
 def _bump(night: Night) -> None:
@@ -85,6 +95,7 @@ def start_night(
         )
     if game_id not in PRESETS:
         raise Refused("Pick one of the games on the list.")
+    _check_house_rules(rules)
     game = game_for(game_id, rules)
     if not game.min_players <= len(seats) <= game.max_players:
         raise Refused(
@@ -127,6 +138,17 @@ def start_night(
     group.default_point_cents = point_cents
     group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
     return night
+
+
+def _check_house_rules(rules: dict) -> None:
+    for name, value in rules.items():
+        if name not in HOUSE_RULES:
+            raise Refused(f"{name} is not a house rule.")
+        if name == "stay_limit":
+            if value is not None and (type(value) is not int or value < 0):
+                raise Refused("Stays in a row must be a whole number, or none.")
+        elif type(value) is not bool:
+            raise Refused(f"{name} is on or off.")
 
 
 @dataclass(frozen=True)
@@ -185,9 +207,14 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
         raise Refused("This night is over; no more rounds.")
     round_ = open_round(night)
     if round_ is None or round_.number != round_number:
+        if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
+            raise Refused(
+                f"Round {round_number} has already gone through. Check the standings; "
+                "fix a round from its history if needed."
+            )
         raise Refused(
-            f"Round {round_number} has already gone through. Check the standings; "
-            "fix a round from its history if needed."
+            f"Round {round_number} is not open any more: the table is on round "
+            f"{round_.number if round_ else '?'} now. Check your total there."
         )
     playing = playing_seats(night, round_.number)
     if seat.night_id != night.pk or seat not in playing:
@@ -329,7 +356,7 @@ def _open_next_round(
 @transaction.atomic
 def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: User) -> Round:
     """Correct a recorded round's totals; the change is kept in the round's history."""
-    night = _lock(night)
+    night = _lock_for(night, edited_by)
     round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
     if round_ is None:
         raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
@@ -361,7 +388,7 @@ def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: 
 @transaction.atomic
 def undo_last_round(*, night: Night, by: User) -> Round:
     """Take back the last round that went through: it opens again for editing."""
-    night = _lock(night)
+    night = _lock_for(night, by)
     if night.is_over:
         raise Refused("This night is over.")
     current = open_round(night)
@@ -393,7 +420,7 @@ def add_seat(
     *, night: Night, by: User, user: User | None = None, guest_name: str = "", position: int
 ) -> Seat:
     """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
-    night = _lock(night)
+    night = _lock_for(night, by)
     if night.is_over:
         raise Refused("This night is over.")
     round_ = open_round(night)
@@ -404,21 +431,27 @@ def add_seat(
     seated = playing_seats(night, number)
     if len(seated) >= game.max_players:
         raise Refused(f"{game.name} takes at most {game.max_players} players.")
+    # Someone coming back gets their own seat again: the same member, or the same guest.
     if user is not None:
+        # Locked like leave_group, so nobody is seated in the instant they leave the group.
+        Group.objects.select_for_update().filter(pk=night.group_id).first()
         if not night.group.memberships.filter(user=user, left_at=None).exists():
             raise Refused(f"{user.name} is not in this group.")
         name = user.name
+        earlier = night.seats.filter(user=user).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
     else:
         name = clean_name(guest_name)
-    earlier = night.seats.filter(Q(name__iexact=name) | Q(user=user, user__isnull=False)).first()
+        earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
+    if clash:
+        raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
     if earlier is not None and earlier.last_round is None:
         raise Refused(f"{earlier.name} already has a seat tonight.")
     if earlier is not None and number != (round_.number if round_ is not None else 1):
         raise Refused(
             f"{earlier.name} can come back between hands, once round {round_.number} goes through."
         )
-    if earlier is not None and user is None and not earlier.is_guest:
-        raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
     positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
     position = max(1, min(position, max(positions, default=0) + 1))
     if earlier is not None:
@@ -431,8 +464,9 @@ def add_seat(
     if earlier is not None:
         # Back after leaving: the same seat, so tonight's results stay in one place.
         earlier.position = position
+        earlier.first_round = number
         earlier.last_round = None
-        earlier.save(update_fields=["position", "last_round"])
+        earlier.save(update_fields=["position", "first_round", "last_round"])
         seat = earlier
     else:
         seat = Seat.objects.create(
@@ -445,7 +479,7 @@ def add_seat(
 @transaction.atomic
 def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
     """A player leaves between hands: results stay, Fantasyland is given up."""
-    night = _lock(night)
+    night = _lock_for(night, by)
     if night.is_over:
         raise Refused("This night is over.")
     round_ = open_round(night)
@@ -489,7 +523,7 @@ def _dealer_without(night: Night, round_: Round, remaining: list[Seat], fantasyl
 @transaction.atomic
 def end_night(*, night: Night, by: User) -> Night:
     """No more rounds. A round that has not gone through is dropped with its entries."""
-    night = _lock(night)
+    night = _lock_for(night, by)
     if night.is_over:
         return night
     night.rounds.filter(recorded_at__isnull=True).delete()

@@ -102,6 +102,12 @@ def _night_context(
         "target": target,
         "entry_form": entry_form,
         "group": night.group,
+        # Only the table changes the table (services check it too); others follow along.
+        "at_table": night.started_by_id == request.user.pk
+        or any(
+            line.seat.user_id == request.user.pk and line.seat.last_round is None
+            for line in state.seats
+        ),
         "chart": night_chart(night),
     }
 
@@ -258,9 +264,7 @@ def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
         except (Refused, ValueError) as error:
             form.add_error(None, str(error))
         else:
-            messages.success(
-                request, f"{seat.name} is seated and dealt in from round {seat.first_round}."
-            )
+            messages.success(request, f"{seat.name} is seated and plays from the next hand dealt.")
             return redirect("night_detail", night_id=night.pk)
     return render(request, "scorekeeper/seat_add.html", {"night": night, "form": form})
 
