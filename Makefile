@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run test test-sqlite setup setup-dev chromium lint format bench clean
+.PHONY: run dev test test-sqlite setup setup-dev chromium lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,19 @@ setup: $(VENV)/.app-installed
 
 setup-dev: $(VENV)/.dev-installed
 
+# Served by gunicorn with DEBUG off (no error pages with code in them on the phones),
+# over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key.
+TABLE_ENV := DEBUG=0 OFCBOARD_TABLE=1
+
 run: setup
+	$(TABLE_ENV) $(BIN)/python manage.py migrate --noinput -v 0
+	$(TABLE_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
+	$(TABLE_ENV) $(BIN)/python manage.py welcome --port $(PORT)
+	$(TABLE_ENV) $(BIN)/gunicorn ofcboard.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --threads 8 \
+		--access-logfile - --log-level warning
+
+# The same with Django's development server: reloads on changes, debug pages.
+dev: setup
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py welcome --port $(PORT)
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)

@@ -26,6 +26,9 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DEBUG")
+# `make run`: the app served to phones on the table's Wi-Fi, over plain HTTP, by a
+# laptop in the room. Production settings otherwise: no debug pages for the phones.
+TABLE_MODE = env_bool("OFCBOARD_TABLE")
 
 
 def _development_secret_key() -> str:
@@ -39,13 +42,15 @@ def _development_secret_key() -> str:
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
+    if not DEBUG and not TABLE_MODE:
         raise ImproperlyConfigured(
             "Set SECRET_KEY (or DEBUG=1 for development): a production server needs its own key."
         )
     SECRET_KEY = _development_secret_key()
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if not DEBUG else "*")
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", "*" if DEBUG or TABLE_MODE else "localhost,127.0.0.1,[::1]"
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 OFCBOARD_OPEN_SIGNUP = env_bool("OFCBOARD_OPEN_SIGNUP")
@@ -149,8 +154,8 @@ STORAGES = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
-    # Behind a TLS proxy in production; `make run` on the table's Wi-Fi sets DEBUG.
+if not DEBUG and not TABLE_MODE:
+    # Behind a TLS proxy in production; the table's Wi-Fi has no certificate.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)

@@ -17,7 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     # As a person's shell would have it: none of the test run's own settings.
-    ours = ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    ours = (
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "DJANGO_SETTINGS_MODULE",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    )
     clean = {k: v for k, v in os.environ.items() if k not in ours}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -107,3 +113,13 @@ def test_pages_carry_a_strict_content_security_policy(client, db):
     policy = client.get("/login/").headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_table_mode_serves_plain_http_to_the_wifi_without_debug_pages():
+    script = (
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.ALLOWED_HOSTS)"
+    )
+    result = manage("shell", "-c", script, DEBUG="0", OFCBOARD_TABLE="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-4:] == ["False", "False", "False", "['*']"]
