@@ -1,13 +1,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scorekeeper.views import accounts, boards, groups, nights, results
+from scorekeeper.views import accounts, boards, groups, help, nights, results
 
 urlpatterns = [
     path("", groups.home, name="home"),
     path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
+    path("rules/", help.rules, name="rules"),
     path("join/<str:token>/", groups.join, name="join"),
     path("groups/new/", groups.group_create, name="group_create"),
     path("groups/<int:group_id>/", groups.group_detail, name="group_detail"),

@@ -1,0 +1,54 @@
+"""The rules the app counts by, in plain words, with the tables read from the engine
+so the page can never disagree with the scoring."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scorekeeper.ofc.games import PRESETS, STANDARD_ROYALTIES, Game
+
+RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
+
+
+def rank(value: int) -> str:
+    return RANK_NAMES.get(value, str(value))
+
+
+def stays_in_words(game: Game) -> str:
+    if not game.fantasyland:
+        return "—"
+    ways = []
+    if game.stay_top_trips:
+        ways.append("trips on top")
+    if game.stay_full_house_middle:
+        ways.append("a full house or better in the middle")
+    if game.stay_quads_bottom:
+        ways.append("quads or better on the bottom")
+    if game.stay_wheel_middle:
+        ways.append("a 7-5-4-3-2 middle")
+    cards = f"{game.stay_cards} cards" if game.stay_cards else "the same count again"
+    limit = f"; at most {game.stay_limit} stays in a row" if game.stay_limit is not None else ""
+    return f"{', '.join(ways)} ({cards}{limit})"
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    royalties = STANDARD_ROYALTIES
+    context = {
+        "top_pairs": [(rank(r) * 2, points) for r, points in royalties.top_pair.items()],
+        "top_trips": [(rank(r) * 3, points) for r, points in royalties.top_trips.items()],
+        "five_card": [
+            (hand, royalties.middle.get(hand, 0), royalties.bottom.get(hand, 0))
+            for hand in royalties.middle
+        ],
+        "low_middle": [(f"{high}-high", points) for high, points in royalties.low_middle.items()],
+        "games": [
+            {
+                "game": game,
+                "entry": ", ".join(f"{o.label} ({o.cards})" for o in game.entry_options) or "—",
+                "stays": stays_in_words(game),
+            }
+            for game in PRESETS.values()
+        ],
+    }
+    return render(request, "scorekeeper/rules.html", context)
