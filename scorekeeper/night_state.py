@@ -10,7 +10,7 @@ from scorekeeper.models import Entry, Night, Round, Seat
 from scorekeeper.ofc import FantasylandState, PlayerResult, score_board
 from scorekeeper.ofc.games import Game
 from scorekeeper.services.boards import player_board
-from scorekeeper.services.nights import describe_difference
+from scorekeeper.services.rounds import describe_difference
 from scorekeeper.settlement import apply_loss_cap
 
 

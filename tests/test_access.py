@@ -5,7 +5,7 @@ from django.urls import URLPattern, reverse
 
 from scorekeeper import urls
 from scorekeeper.models import Night, Payment, User
-from scorekeeper.services.nights import record_entry
+from scorekeeper.services.rounds import record_entry
 
 OBJECT_ARGS = ("group_id", "night_id")
 MISSING = 987654

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Round, User
-from scorekeeper.services.nights import record_entry
+from scorekeeper.services.rounds import record_entry
 
 # The rules page's worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")

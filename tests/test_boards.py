@@ -8,7 +8,8 @@ from django.db import IntegrityError, transaction
 from scorekeeper.models import Entry, User
 from scorekeeper.services import boards
 from scorekeeper.services.boards import parse_board, record_board
-from scorekeeper.services.nights import Refused, record_entry, undo_last_round
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.rounds import record_entry, undo_last_round
 
 A = parse_board({"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"})
 B = parse_board({"top": "Kc Kd 7s", "middle": "As Ad 9c 6d 2s", "bottom": "Ts Td 4s 4c Js"})

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 
 from scorekeeper.models import Entry, Night
-from scorekeeper.services.nights import Refused, record_entry
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.rounds import record_entry
 
 ROUNDS = 25
 TOTALS = {"Anna": 5, "Bram": -8, "Chris": 3}

@@ -95,7 +95,7 @@ def test_a_night_as_json_has_its_seats_rounds_and_entries(night, login):
 def test_a_round_that_has_not_gone_through_is_not_exported(make_night, login):
     night = make_night(("Anna", "Bram"))
     play(night, {"Anna": 5, "Bram": -5})
-    from scorekeeper.services.nights import record_entry
+    from scorekeeper.services.rounds import record_entry
 
     record_entry(  # round 2 is half entered
         night=night,

@@ -3,17 +3,10 @@
 import pytest
 
 from scorekeeper.models import Entry, Round, RoundEdit, Seat, User
-from scorekeeper.services.nights import (
-    Refused,
-    SeatRequest,
-    add_seat,
-    edit_round,
-    end_night,
-    leave_seat,
-    record_entry,
-    start_night,
-    undo_last_round,
-)
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import SeatRequest, end_night, start_night
+from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.seats import add_seat, leave_seat
 
 
 def seats_of(night) -> dict[str, Seat]:

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from scorekeeper.services.nights import record_entry
+from scorekeeper.services.rounds import record_entry
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):

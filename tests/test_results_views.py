@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Night, Payment, User
-from scorekeeper.services.nights import end_night, record_entry
+from scorekeeper.services.nights import end_night
+from scorekeeper.services.rounds import record_entry
 
 # --- helpers shared with the history and export tests ---------------------------
 
@@ -205,7 +206,8 @@ def test_a_round_cannot_be_fixed_once_payments_are_marked_paid(make_night, login
     end_night(night=night, by=User.objects.get(name="Anna"))
     client = login(User.objects.get(name="Anna"))
     mark(client, night, "Chris", "Anna", 120)
-    from scorekeeper.services.nights import Refused, edit_round
+    from scorekeeper.services.errors import Refused
+    from scorekeeper.services.rounds import edit_round
 
     seats = {seat.name: seat.pk for seat in night.seats.all()}
     with pytest.raises(Refused, match="already marked paid"):

@@ -37,14 +37,9 @@ from scorekeeper.ofc import (
     score_table,
 )
 from scorekeeper.ofc.scoring import ROWS
-from scorekeeper.services.nights import (
-    Refused,
-    _bump,
-    _check_points,
-    _close_round_if_complete,
-    _fantasyland_of,
-    entry_slot,
-)
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import bump_version, check_points, fantasyland_of
+from scorekeeper.services.rounds import close_round_if_complete, entry_slot
 
 # {"top": ["Qh", "Qc", "3d"], "middle": [...], "bottom": [...]}, canonical card text.
 Board = dict[str, list[str]]
@@ -132,7 +127,7 @@ def record_board(
     and the round goes through.
     """
     if points is not None:
-        _check_points(points)
+        check_points(points)
     _check_complete(board)
     try:
         slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
@@ -143,7 +138,7 @@ def record_board(
             raise
         return saved
     round_, game = slot.round, slot.game
-    fantasyland = _fantasyland_of(round_)
+    fantasyland = fantasyland_of(round_)
     others = list(
         round_.entries.filter(board__isnull=False)
         .exclude(seat=seat)
@@ -173,8 +168,8 @@ def record_board(
     if len(others) + 1 == len(slot.playing):
         _count_the_table(round_, game, fantasyland)
         entry.refresh_from_db()
-    recorded = _close_round_if_complete(slot.night, round_, slot.playing, game)
-    _bump(slot.night)
+    recorded = close_round_if_complete(slot.night, round_, slot.playing, game)
+    bump_version(slot.night)
     return BoardSaved(entry, result, round_recorded=recorded)
 
 
@@ -198,7 +193,7 @@ def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, Fantasyla
 def board_result(night: Night, round_: Round, entry: Entry) -> PlayerResult:
     """One saved board on its own, jokers shown against the other boards of its round."""
     game = game_for(night.game, night.rules)
-    fantasyland = _fantasyland_of(round_)
+    fantasyland = fantasyland_of(round_)
     others = [
         other for other in round_.entries.all() if other.board and other.seat_id != entry.seat_id
     ]
@@ -215,7 +210,7 @@ def round_table(night: Night, round_: Round) -> TableResult | None:
     if len(entries) < 2 or not all(entry.board for entry in entries):
         return None
     game = game_for(night.game, night.rules)
-    return score_table(game, _boards_of(entries, _fantasyland_of(round_)))
+    return score_table(game, _boards_of(entries, fantasyland_of(round_)))
 
 
 def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:

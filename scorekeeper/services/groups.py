@@ -4,10 +4,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
-from scorekeeper.names import clean_name, suggest_alternative
+from scorekeeper.names import suggest_alternative
+from scorekeeper.services.errors import Refused, checked_name
 
 
-class NameTaken(ValueError):
+class NameTaken(Refused):
     def __init__(self, name: str, suggestion: str):
         super().__init__(f'"{name}" is already taken. Pick another name, such as "{suggestion}".')
         self.suggestion = suggestion
@@ -22,8 +23,8 @@ def name_taken_error(name: str) -> NameTaken:
 
 @transaction.atomic
 def sign_up(*, name: str, password: str) -> User:
-    """Create an account; raises ValueError (NameTaken for a name in use)."""
-    name = clean_name(name)
+    """Create an account; raises Refused (NameTaken for a name in use)."""
+    name = checked_name(name)
     if User.objects.filter(name__iexact=name).exists():
         raise name_taken_error(name)
     try:
@@ -39,9 +40,9 @@ def sign_up(*, name: str, password: str) -> User:
 def create_group(*, name: str, created_by: User | None) -> Group:
     name = " ".join(name.split())
     if not name:
-        raise ValueError("Please give the group a name.")
+        raise Refused("Please give the group a name.")
     if len(name) > 60:
-        raise ValueError("A group name can have at most 60 characters.")
+        raise Refused("A group name can have at most 60 characters.")
     group = Group.objects.create(name=name, created_by=created_by)
     if created_by is not None:
         Membership.objects.create(group=group, user=created_by)
@@ -64,12 +65,12 @@ def join_group(*, group: Group, user: User) -> Membership:
 @transaction.atomic
 def leave_group(*, group: Group, user: User) -> None:
     """Leave; refused while seated at a night still running, whose page would vanish."""
-    Group.objects.select_for_update().filter(pk=group.pk).first()  # see nights.add_seat
+    Group.objects.select_for_update().filter(pk=group.pk).first()  # see seats.add_seat
     seated = group.nights.filter(
         ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
     )
     if seated.exists():
-        raise ValueError(
+        raise Refused(
             "You are seated at tonight's table. Leave the table (or end the night) first."
         )
     Membership.objects.filter(group=group, user=user, left_at__isnull=True).update(

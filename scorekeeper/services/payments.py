@@ -4,11 +4,8 @@ from django.db import transaction
 
 from scorekeeper.models import Night, Payment, Seat, User
 from scorekeeper.night_results import settlement_payments
-from scorekeeper.services.nights import Refused
-
-
-def _lock(night: Night) -> Night:
-    return Night.objects.select_related("group").select_for_update().get(pk=night.pk)
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import lock_night
 
 
 @transaction.atomic
@@ -18,7 +15,7 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     Only a payment of the night's current settlement can be marked, and only
     once the night is over: before that the amounts can still change.
     """
-    night = _lock(night)
+    night = lock_night(night)
     if not night.is_over:
         raise Refused("Payments can be marked once the night is over.")
     if (payer.pk, payee.pk, cents) not in settlement_payments(night):
@@ -32,7 +29,7 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
 @transaction.atomic
 def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
     """Take back a "paid" mark, whoever made it."""
-    night = _lock(night)
+    night = lock_night(night)
     if payment.night_id != night.pk:
         raise Refused("That payment belongs to another night.")
     Payment.objects.filter(pk=payment.pk).delete()

@@ -9,7 +9,8 @@ from django.views.decorators.http import require_http_methods
 from scorekeeper.board_forms import BoardForm, apply_pick, board_initial, picker
 from scorekeeper.games import game_for
 from scorekeeper.services.boards import board_result, record_board, round_table, table_cards
-from scorekeeper.services.nights import Refused, playing_seats
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import playing_seats
 from scorekeeper.views.access import member_night
 
 

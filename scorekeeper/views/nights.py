@@ -19,8 +19,10 @@ from scorekeeper.night_forms import (
 from scorekeeper.night_results import night_chart
 from scorekeeper.night_state import night_state
 from scorekeeper.ofc.games import PRESETS
-from scorekeeper.services import nights as night_services
-from scorekeeper.services.nights import Refused, SeatRequest
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import SeatRequest, end_night, start_night
+from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.seats import add_seat, leave_seat
 from scorekeeper.views.access import member_group, member_night
 
 
@@ -50,7 +52,7 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
         game = PRESETS[data["game"]]
         seats = [SeatRequest(user=user, guest_name=guest or "") for guest, user in data["seats"]]
         try:
-            night = night_services.start_night(
+            night = start_night(
                 group=group,
                 started_by=request.user,
                 game_id=data["game"],
@@ -151,7 +153,7 @@ def entry_save(request: HttpRequest, night_id: int) -> HttpResponse:
         try:
             if seat is None:
                 raise Refused("That seat is not at this table.")
-            night_services.record_entry(
+            record_entry(
                 night=night,
                 round_number=form.cleaned_data["round"],
                 seat=seat,
@@ -187,9 +189,7 @@ def round_edit(request: HttpRequest, night_id: int, number: int) -> HttpResponse
     form = EditRoundForm(request.POST or None, entries=entries)
     if request.method == "POST" and form.is_valid():
         try:
-            night_services.edit_round(
-                night=night, number=number, points=form.points(), edited_by=request.user
-            )
+            edit_round(night=night, number=number, points=form.points(), edited_by=request.user)
         except Refused as error:
             form.add_error(None, str(error))
         else:
@@ -237,7 +237,7 @@ def round_undo(request: HttpRequest, night_id: int) -> HttpResponse:
     return _run(
         request,
         night,
-        lambda: night_services.undo_last_round(night=night, by=request.user),
+        lambda: undo_last_round(night=night, by=request.user),
         "The last round is open again: fix the totals and save.",
     )
 
@@ -254,7 +254,7 @@ def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
         member = form.cleaned_data["member"]
         user = next((u for u in members if str(u.pk) == member), None)
         try:
-            seat = night_services.add_seat(
+            seat = add_seat(
                 night=night,
                 by=request.user,
                 user=user,
@@ -277,7 +277,7 @@ def seat_leave(request: HttpRequest, night_id: int, seat_id: int) -> HttpRespons
     return _run(
         request,
         night,
-        lambda: night_services.leave_seat(night=night, seat=seat, by=request.user),
+        lambda: leave_seat(night=night, seat=seat, by=request.user),
         f"{seat.name} has left the table; their results stay.",
     )
 
@@ -289,6 +289,6 @@ def night_end(request: HttpRequest, night_id: int) -> HttpResponse:
     return _run(
         request,
         night,
-        lambda: night_services.end_night(night=night, by=request.user),
+        lambda: end_night(night=night, by=request.user),
         "The night is over. Here are the final standings.",
     )

@@ -12,7 +12,7 @@ from scorekeeper import exports
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.night_results import group_table, night_results, player_history, share_text
 from scorekeeper.services import payments as payment_services
-from scorekeeper.services.nights import Refused
+from scorekeeper.services.errors import Refused
 from scorekeeper.templatetags.ofc import money
 from scorekeeper.views.access import member_group, member_night
 

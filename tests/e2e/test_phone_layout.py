@@ -4,7 +4,7 @@ button and input big enough for a thumb."""
 import pytest
 
 from scorekeeper.models import User
-from scorekeeper.services.nights import record_entry
+from scorekeeper.services.rounds import record_entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

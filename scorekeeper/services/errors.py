@@ -1,0 +1,15 @@
+"""What a service says when it turns a write down."""
+
+from scorekeeper.names import clean_name
+
+
+class Refused(ValueError):
+    """A write that the rules do not allow; the message is for the person at the table."""
+
+
+def checked_name(raw: str) -> str:
+    """:func:`clean_name`, its complaint raised as :class:`Refused` like any other."""
+    try:
+        return clean_name(raw)
+    except ValueError as error:
+        raise Refused(str(error)) from None

@@ -1,0 +1,288 @@
+"""Entries and rounds: a seat's total, a round going through, the next one opening,
+and fixing or taking back a round that went through."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from scorekeeper.games import game_for
+from scorekeeper.models import Entry, Night, Round, RoundEdit, Seat, User
+from scorekeeper.ofc import FantasylandState, next_fantasyland
+from scorekeeper.ofc.games import Game
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import (
+    bump_version,
+    check_points,
+    fantasyland_of,
+    lock_for_table_change,
+    lock_night,
+    open_round,
+    playing_seats,
+)
+from scorekeeper.table import next_dealer
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    entry: Entry
+    round_recorded: bool
+
+
+def _check_fantasyland_claim(
+    game: Game, seat: Seat, current: FantasylandState | None, made: str, stayed: bool
+) -> None:
+    if (made or stayed) and not game.fantasyland:
+        raise Refused("This game is played without Fantasyland.")
+    if current is None:
+        if stayed:
+            raise Refused(f"{seat.name} did not play this hand in Fantasyland, so cannot stay.")
+        if made and made not in {option.id for option in game.entry_options}:
+            raise Refused("That is not a way into Fantasyland in this game.")
+    else:
+        if made:
+            raise Refused(f"{seat.name} played this hand in Fantasyland: say whether they stayed.")
+        if stayed and game.stay_limit is not None and current.stays >= game.stay_limit:
+            raise Refused(
+                f"{seat.name} has had {game.stay_limit + 1} Fantasyland hands in a row, "
+                "the most this game allows."
+            )
+
+
+def _may_enter_for(seat: Seat, by: User, playing: list[Seat], existing: Entry | None) -> None:
+    if seat.user_id == by.pk:
+        return
+    if not any(other.user_id == by.pk for other in playing):
+        raise Refused("Only players seated in this round can enter totals.")
+    if existing is not None and not seat.is_guest and existing.entered_by_id != by.pk:
+        raise Refused(f"{seat.name} already has an entry; only they can change it.")
+
+
+@dataclass(frozen=True)
+class EntrySlot:
+    """Where one seat's entry for the open round goes, the night locked."""
+
+    night: Night
+    round: Round
+    playing: list[Seat]
+    game: Game
+    existing: Entry | None
+
+
+def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User) -> EntrySlot:
+    """Lock the night and check that `entered_by` may enter for `seat` in this round.
+
+    Call inside a transaction; raises :class:`Refused` in words for the table.
+    """
+    night = lock_night(night)
+    if night.is_over:
+        raise Refused("This night is over; no more rounds.")
+    round_ = open_round(night)
+    if round_ is None or round_.number != round_number:
+        if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
+            raise Refused(
+                f"Round {round_number} has already gone through. Check the standings; "
+                "fix a round from its history if needed."
+            )
+        raise Refused(
+            f"Round {round_number} is not open any more: the table is on round "
+            f"{round_.number if round_ else '?'} now. Check your total there."
+        )
+    playing = playing_seats(night, round_.number)
+    if seat.night_id != night.pk or seat not in playing:
+        raise Refused(f"{seat.name} is not playing this round.")
+    existing = Entry.objects.filter(round=round_, seat=seat).first()
+    _may_enter_for(seat, entered_by, playing, existing)
+    return EntrySlot(night, round_, playing, game_for(night.game, night.rules), existing)
+
+
+@transaction.atomic
+def record_entry(
+    *,
+    night: Night,
+    round_number: int,
+    seat: Seat,
+    points: int,
+    entered_by: User,
+    fantasyland_made: str = "",
+    fantasyland_stayed: bool = False,
+    board: dict | None = None,
+) -> EntryResult:
+    """Save one seat's total for the open round; saving the same again changes nothing.
+
+    When every seat is in and the totals add up to zero, the round goes through.
+    A total typed for a seat that set its cards keeps the cards (mixed rounds).
+    """
+    check_points(points)
+    try:
+        slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    except Refused:
+        # A retry whose first try went through (the answer was lost on the Wi-Fi).
+        already = _recorded_entry(night, round_number, seat, points)
+        if already is None:
+            raise
+        return EntryResult(already, round_recorded=False)
+    night, round_, existing = slot.night, slot.round, slot.existing
+    game = slot.game
+    current = fantasyland_of(round_).get(seat.pk)
+    _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
+    if board is None and existing is not None and existing.board:
+        # The cards stay to check the total, and Fantasyland comes from them.
+        board = existing.board
+        fantasyland_made = existing.fantasyland_made
+        fantasyland_stayed = existing.fantasyland_stayed
+
+    values = {
+        "points": points,
+        "fantasyland_made": fantasyland_made,
+        "fantasyland_stayed": fantasyland_stayed,
+        "board": board,
+        "awaiting_total": False,
+    }
+    if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
+        # A double tap or a retry changes nothing, but may still complete a round that
+        # was undone and is now confirmed as it was.
+        recorded = close_round_if_complete(night, round_, slot.playing, game)
+        if recorded:
+            bump_version(night)
+        return EntryResult(existing, round_recorded=recorded)
+    entry, _ = Entry.objects.update_or_create(
+        round=round_,
+        seat=seat,
+        defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
+    )
+    if existing is not None and existing.points != points and round_.edits.exists():
+        # A reopened round: its history keeps every change, not only those of the fix page.
+        RoundEdit.objects.create(
+            round=round_, edited_by=entered_by, changes=[[seat.name, existing.points, points]]
+        )
+    recorded = close_round_if_complete(night, round_, slot.playing, game)
+    bump_version(night)
+    return EntryResult(entry, round_recorded=recorded)
+
+
+def _recorded_entry(night: Night, number: int, seat: Seat, points: int) -> Entry | None:
+    return Entry.objects.filter(
+        round__night=night,
+        round__number=number,
+        round__recorded_at__isnull=False,
+        seat=seat,
+        points=points,
+    ).first()
+
+
+def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
+    entries = {entry.seat_id: entry for entry in round_.entries.all()}
+    if len(entries) < len(playing) or sum(e.points for e in entries.values()) != 0:
+        return False
+    if any(entry.awaiting_total for entry in entries.values()):
+        return False  # a board whose total is not known yet (services/boards.py)
+    round_.recorded_at = timezone.now()
+    round_.recorded_sum = 0
+    round_.save(update_fields=["recorded_at", "recorded_sum"])
+
+    current = fantasyland_of(round_)
+    upcoming: dict[int, FantasylandState] = {}
+    for seat in playing:
+        entry = entries[seat.pk]
+        after = next_fantasyland(
+            game,
+            current.get(seat.pk),
+            entry=entry.fantasyland_made or None,
+            stayed=entry.fantasyland_stayed,
+        )
+        if after is not None:
+            upcoming[seat.pk] = after
+    _open_next_round(night, round_, upcoming, game)
+    return True
+
+
+def _open_next_round(
+    night: Night, previous: Round, upcoming: dict[int, FantasylandState], game: Game
+) -> Round:
+    number = previous.number + 1
+    seats = playing_seats(night, number)
+    upcoming = {
+        seat_id: value
+        for seat_id, value in upcoming.items()
+        if any(seat.pk == seat_id for seat in seats)
+    }
+    position = next_dealer(
+        [seat.position for seat in seats],
+        previous.dealer.position,
+        fantasyland_next=bool(upcoming),
+        fantasyland_this=bool(previous.fantasyland),
+        hold=game.hold_button,
+    )
+    dealer = next(seat for seat in seats if seat.position == position)
+    return Round.objects.create(
+        night=night,
+        number=number,
+        dealer=dealer,
+        fantasyland={
+            str(seat_id): [value.cards, value.stays] for seat_id, value in upcoming.items()
+        },
+    )
+
+
+@transaction.atomic
+def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: User) -> Round:
+    """Correct a recorded round's totals; the change is kept in the round's history."""
+    night = lock_for_table_change(night, edited_by)
+    round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
+    if round_ is None:
+        raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
+    if night.payments.exists():
+        raise Refused(
+            "Payments of this night are already marked paid. Undo those marks on the "
+            "settlement first, so nobody pays twice."
+        )
+    entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
+    if set(points) != set(entries):
+        raise Refused("Give a total for every player of the round.")
+    for value in points.values():
+        check_points(value)
+    total = sum(points.values())
+    if total != 0:
+        raise Refused(f"The totals must add up to zero; they are {describe_difference(total)}.")
+    changes = []
+    for seat_id, entry in entries.items():
+        if entry.points != points[seat_id]:
+            changes.append([entry.seat.name, entry.points, points[seat_id]])
+            entry.points = points[seat_id]
+            entry.save(update_fields=["points"])
+    if changes:
+        RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
+        bump_version(night)
+    return round_
+
+
+@transaction.atomic
+def undo_last_round(*, night: Night, by: User) -> Round:
+    """Take back the last round that went through: it opens again for editing."""
+    night = lock_for_table_change(night, by)
+    if night.is_over:
+        raise Refused("This night is over.")
+    current = open_round(night)
+    last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
+    if last is None:
+        raise Refused("No round has gone through yet.")
+    if current is not None and current.entries.exists():
+        raise Refused(
+            f"Round {current.number} already has entries; a round can only be undone "
+            "before anyone enters the next hand."
+        )
+    if current is not None:
+        current.delete()
+    last.recorded_at = None
+    last.recorded_sum = None
+    last.save(update_fields=["recorded_at", "recorded_sum"])
+    RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
+    bump_version(night)
+    return last
+
+
+def describe_difference(total: int) -> str:
+    """ "3 points too many" for a sum of +3; "1 point too few" for -1."""
+    unit = "point" if abs(total) == 1 else "points"
+    return f"{abs(total)} {unit} too {'many' if total > 0 else 'few'}"

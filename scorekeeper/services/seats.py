@@ -1,0 +1,124 @@
+"""Seats coming and going between hands, and where the button goes when one leaves."""
+
+from django.db import transaction
+
+from scorekeeper.games import game_for
+from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.nights import (
+    bump_version,
+    lock_for_table_change,
+    open_round,
+    playing_seats,
+)
+from scorekeeper.table import at_or_after, next_dealer
+
+
+def _refuse_mid_round(round_: Round | None, what: str) -> None:
+    if round_ is not None and round_.entries.exists():
+        raise Refused(f"Round {round_.number} is being entered. {what} once it goes through.")
+
+
+@transaction.atomic
+def add_seat(
+    *, night: Night, by: User, user: User | None = None, guest_name: str = "", position: int
+) -> Seat:
+    """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
+    night = lock_for_table_change(night, by)
+    if night.is_over:
+        raise Refused("This night is over.")
+    round_ = open_round(night)
+    game = game_for(night.game, night.rules)
+    number = round_.number if round_ is not None else 1
+    if round_ is not None and round_.entries.exists():
+        number += 1  # this hand is already being counted: dealt in from the next one
+    seated = playing_seats(night, number)
+    if len(seated) >= game.max_players:
+        raise Refused(f"{game.name} takes at most {game.max_players} players.")
+    # Someone coming back gets their own seat again: the same member, or the same guest.
+    if user is not None:
+        # Locked like leave_group, so nobody is seated in the instant they leave the group.
+        Group.objects.select_for_update().filter(pk=night.group_id).first()
+        if not night.group.memberships.filter(user=user, left_at=None).exists():
+            raise Refused(f"{user.name} is not in this group.")
+        name = user.name
+        earlier = night.seats.filter(user=user).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
+    else:
+        name = checked_name(guest_name)
+        earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
+    if clash:
+        raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
+    if earlier is not None and earlier.last_round is None:
+        raise Refused(f"{earlier.name} already has a seat tonight.")
+    if earlier is not None and number != (round_.number if round_ is not None else 1):
+        raise Refused(
+            f"{earlier.name} can come back between hands, once round {round_.number} goes through."
+        )
+    positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
+    position = max(1, min(position, max(positions, default=0) + 1))
+    if earlier is not None:
+        earlier.position = 0  # out of the way while the others make room
+        earlier.save(update_fields=["position"])
+    # Make room clockwise, from the end, so the unique positions never collide.
+    for seat in night.seats.filter(position__gte=position).order_by("-position"):
+        seat.position += 1
+        seat.save(update_fields=["position"])
+    if earlier is not None:
+        # Back after leaving: the same seat, so tonight's results stay in one place.
+        earlier.position = position
+        earlier.first_round = number
+        earlier.last_round = None
+        earlier.save(update_fields=["position", "first_round", "last_round"])
+        seat = earlier
+    else:
+        seat = Seat.objects.create(
+            night=night, position=position, user=user, name=name, first_round=number
+        )
+    bump_version(night)
+    return seat
+
+
+@transaction.atomic
+def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
+    """A player leaves between hands: results stay, Fantasyland is given up."""
+    night = lock_for_table_change(night, by)
+    if night.is_over:
+        raise Refused("This night is over.")
+    round_ = open_round(night)
+    _refuse_mid_round(round_, f"{seat.name} can leave")
+    number = round_.number
+    playing = playing_seats(night, number)
+    if seat not in playing:
+        raise Refused(f"{seat.name} is not at the table.")
+    if len(playing) <= 2:
+        raise Refused("A night needs two players; end the night instead.")
+    remaining = [other for other in playing if other.pk != seat.pk]
+    fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
+    dealer = _dealer_without(night, round_, remaining, fantasyland)
+    Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
+    if seat.first_round >= number and not seat.entries.exists():
+        seat.delete()  # never played a hand tonight: nothing to keep
+    else:
+        seat.last_round = number - 1
+        seat.save(update_fields=["last_round"])
+    bump_version(night)
+
+
+def _dealer_without(night: Night, round_: Round, remaining: list[Seat], fantasyland: dict) -> Seat:
+    """The open round's dealer once a seat has gone: as if the button had moved after
+    the last hand with the table as it is now (the Fantasyland given up included)."""
+    positions = [seat.position for seat in remaining]
+    previous = night.rounds.filter(number=round_.number - 1).select_related("dealer").first()
+    if previous is None:
+        position = at_or_after(positions, round_.dealer.position)
+    else:
+        position = next_dealer(
+            positions,
+            previous.dealer.position,
+            fantasyland_next=bool(fantasyland),
+            fantasyland_this=bool(previous.fantasyland),
+            hold=game_for(night.game, night.rules).hold_button,
+        )
+    return next(seat for seat in remaining if seat.position == position)
