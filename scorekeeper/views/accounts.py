@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper.forms import LoginForm, SignUpForm
+from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 
 
@@ -25,7 +26,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             user = sign_up(**form.cleaned_data)
-        except ValueError as error:
+        except Refused as error:
             form.add_error("name", str(error))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -16,6 +16,7 @@ from scorekeeper import queries
 from scorekeeper.forms import GroupForm, LoginForm, SignUpForm
 from scorekeeper.models import Group
 from scorekeeper.services import groups as group_services
+from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import member_group
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -39,7 +40,7 @@ def group_create(request: HttpRequest) -> HttpResponse:
             group = group_services.create_group(
                 name=form.cleaned_data["name"], created_by=request.user
             )
-        except ValueError as error:
+        except Refused as error:
             form.add_error("name", str(error))
         else:
             return redirect("group_detail", group_id=group.pk)
@@ -88,7 +89,7 @@ def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     try:
         group_services.leave_group(group=group, user=request.user)
-    except ValueError as error:
+    except Refused as error:
         messages.error(request, str(error))
         return redirect("group_detail", group_id=group.pk)
     messages.success(request, f"You left {group.name}. Your past results stay in its history.")
@@ -122,7 +123,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             if signup_form.is_valid():
                 try:
                     user = group_services.sign_up_and_join(group=group, **signup_form.cleaned_data)
-                except ValueError as error:
+                except Refused as error:
                     signup_form.add_error("name", str(error))
                 else:
                     login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -63,7 +63,7 @@ def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
                 loss_cap_cents=int(data["loss_cap"] * 100) if data["loss_cap"] else None,
                 beside_running=data["beside_running"],
             )
-        except (Refused, ValueError) as error:
+        except Refused as error:
             form.add_error(None, str(error))
         else:
             return redirect("night_detail", night_id=night.pk)
@@ -222,7 +222,7 @@ def night_rounds(request: HttpRequest, night_id: int) -> HttpResponse:
 def _run(request: HttpRequest, night: Night, action, success: str) -> HttpResponse:
     try:
         action()
-    except (Refused, ValueError) as error:
+    except Refused as error:
         messages.error(request, str(error))
     else:
         if success:
@@ -261,7 +261,7 @@ def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
                 guest_name=form.cleaned_data["guest"],
                 position=form.cleaned_data["position"],
             )
-        except (Refused, ValueError) as error:
+        except Refused as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"{seat.name} is seated and plays from the next hand dealt.")

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.invites import base_urls, invitation_link
+from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import create_group
 
 
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     def handle(self, *args, name: str, base_url: str | None, port: int, **options):
         try:
             group = create_group(name=name, created_by=None)
-        except ValueError as error:
+        except Refused as error:
             raise CommandError(str(error)) from None
         base = base_url or base_urls(port)[0]
         self.stdout.write(f'Group "{group.name}" created. Its invitation link:')
