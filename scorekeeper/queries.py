@@ -1,7 +1,7 @@
 """Reads shared by several views: small, explicit and with a fixed number of queries."""
 
+from scorekeeper.group_history import night_summaries
 from scorekeeper.models import Group, Membership
-from scorekeeper.night_results import night_summaries
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -24,10 +24,10 @@ def member_sentence(group: Group) -> str:
     return f"{names[0]}, {names[1]} and {len(names) - 2} others play here."
 
 
-def group_nights_context(group: Group, user) -> dict:
+def group_nights_context(group: Group) -> dict[str, list]:
     nights = list(group.nights.all())
     running = [night for night in nights if night.ended_at is None]
     finished = [night for night in nights if night.ended_at is not None]
     # Players and winner of every finished night: two more queries, however many nights.
-    history = night_summaries(group, finished)
+    history = night_summaries(finished)
     return {"running_nights": running, "finished_nights": finished, "night_history": history}

@@ -70,7 +70,7 @@ def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
         "members": queries.current_members(group),
         "invite_url": link,
         "qr": qr_svg(link),
-        **queries.group_nights_context(group, request.user),
+        **queries.group_nights_context(group),
     }
     return render(request, "scorekeeper/group.html", context)
 

@@ -1,0 +1,177 @@
+"""The group's history: its nights, the table across them, one player's nights.
+
+Reads only, each in a fixed number of queries however many nights there are.
+Money per night comes from :func:`scorekeeper.night_results.seat_results`, so a
+history shows what each settlement said, loss cap included.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, IntegerField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.night_results import seat_results
+
+RECORDED = Q(entries__round__recorded_at__isnull=False)
+
+
+def _with_totals(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Seats with their points, rounds played and Fantasylands made, in one query."""
+    return seats.annotate(
+        total=Coalesce(
+            Sum("entries__points", filter=RECORDED), Value(0), output_field=IntegerField()
+        ),
+        rounds_played=Count("entries", filter=RECORDED),
+        fantasylands=Count("entries", filter=RECORDED & ~Q(entries__fantasyland_made="")),
+    )
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    night: Night
+    players: list[Seat]  # in seat order
+    rounds: int
+    winners: list[Seat]  # most points, more than one on a tie; empty before any points
+
+    @property
+    def winning_points(self) -> int:
+        return self.winners[0].total if self.winners else 0
+
+
+def night_summaries(nights: list[Night]) -> list[NightSummary]:
+    """Date, game, players and winner of each of ``nights`` (two queries)."""
+    by_night: dict[int, list[Seat]] = defaultdict(list)
+    for seat in _with_totals(Seat.objects.filter(night__in=nights)).order_by("position"):
+        by_night[seat.night_id].append(seat)
+    rounds = dict(
+        Round.objects.filter(night__in=nights, recorded_at__isnull=False)
+        .values("night")
+        .annotate(count=Count("pk"))
+        .values_list("night", "count")
+    )
+    summaries = []
+    for night in nights:
+        seats = by_night.get(night.pk, [])
+        best = max((seat.total for seat in seats), default=0)
+        winners = [seat for seat in seats if seat.total == best] if best > 0 else []
+        summaries.append(NightSummary(night, seats, rounds.get(night.pk, 0), winners))
+    return summaries
+
+
+def _finished_seats(group: Group) -> QuerySet[Seat]:
+    return _with_totals(
+        Seat.objects.filter(night__group=group, night__ended_at__isnull=False)
+    ).select_related("night", "user")
+
+
+def _money_by_seat(seats: list[Seat]) -> dict[int, int]:
+    """Each seat's cents for its night, after that night's loss cap."""
+    by_night: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        by_night[seat.night_id].append(seat)
+    cents = {}
+    for night_seats in by_night.values():
+        night = night_seats[0].night
+        totals = {seat.pk: seat.total for seat in night_seats}
+        for player in seat_results(night, night_seats, totals):
+            cents[player.seat.pk] = player.cents
+    return cents
+
+
+@dataclass
+class TableRow:
+    """One player across the group's finished nights; a guest is known by name."""
+
+    name: str
+    user: User | None
+    left: bool = False
+    nights: int = 0
+    rounds: int = 0
+    fantasylands: int = 0
+    points: int = 0
+    money: dict[str, int] = field(default_factory=dict)  # currency -> cents
+
+    @property
+    def money_lines(self) -> list[tuple[int, str]]:
+        return [(cents, currency) for currency, cents in sorted(self.money.items())]
+
+
+def group_table(group: Group) -> list[TableRow]:
+    """Everyone who played a finished night of ``group``, most points first (two queries).
+
+    Members who left the group keep their row, marked ``left``.
+    """
+    seats = list(_finished_seats(group))
+    cents = _money_by_seat(seats)
+    left = set(group.memberships.filter(left_at__isnull=False).values_list("user_id", flat=True))
+    rows: dict[object, TableRow] = {}
+    for seat in seats:
+        key = seat.user_id or f"guest:{seat.name.lower()}"
+        if key not in rows:
+            name = seat.user.name if seat.user else seat.name
+            rows[key] = TableRow(name=name, user=seat.user, left=seat.user_id in left)
+        row = rows[key]
+        row.nights += 1
+        row.rounds += seat.rounds_played
+        row.fantasylands += seat.fantasylands
+        row.points += seat.total
+        row.money[seat.night.currency] = row.money.get(seat.night.currency, 0) + cents[seat.pk]
+    return sorted(rows.values(), key=lambda row: (-row.points, row.name.lower()))
+
+
+@dataclass(frozen=True)
+class PlayerNight:
+    night: Night
+    seat: Seat
+    points: int
+    cents: int
+    place: int  # 1 for the night's most points; equal points share a place
+    players: int
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    user: User
+    nights: list[PlayerNight]  # newest first
+
+    @property
+    def points(self) -> int:
+        return sum(line.points for line in self.nights)
+
+    @property
+    def money_lines(self) -> list[tuple[int, str]]:
+        totals: dict[str, int] = defaultdict(int)
+        for line in self.nights:
+            totals[line.night.currency] += line.cents
+        return [(cents, currency) for currency, cents in sorted(totals.items())]
+
+
+def player_history(group: Group, user: User) -> PlayerHistory:
+    """``user``'s finished nights in ``group`` with points and money (one query)."""
+    their_nights = Seat.objects.filter(user=user, night__group=group).values("night_id")
+    seats = list(_finished_seats(group).filter(night_id__in=their_nights))
+    cents = _money_by_seat(seats)
+    totals: dict[int, list[int]] = defaultdict(list)
+    for seat in seats:
+        totals[seat.night_id].append(seat.total)
+    lines = []
+    for seat in seats:
+        if seat.user_id != user.pk:
+            continue
+        others = totals[seat.night_id]
+        lines.append(
+            PlayerNight(
+                night=seat.night,
+                seat=seat,
+                points=seat.total,
+                cents=cents[seat.pk],
+                place=1 + sum(total > seat.total for total in others),
+                players=len(others),
+            )
+        )
+    lines.sort(key=lambda line: (line.night.started_at, line.night.pk), reverse=True)
+    return PlayerHistory(user=user, nights=lines)
