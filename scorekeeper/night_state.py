@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 
 from scorekeeper.games import game_for
-from scorekeeper.models import Entry, Night, Round, Seat
+from scorekeeper.models import Entry, Night, Round, Seat, User
+from scorekeeper.night_results import seat_results
 from scorekeeper.ofc import FantasylandState, PlayerResult, score_board
 from scorekeeper.ofc.games import Game
 from scorekeeper.services.boards import player_board
+from scorekeeper.services.nights import fantasyland_of, open_round
 from scorekeeper.services.rounds import describe_difference
-from scorekeeper.settlement import apply_loss_cap
 
 
 @dataclass
@@ -88,7 +89,7 @@ class NightState:
     def in_fantasyland(self) -> list[SeatLine]:
         return [line for line in self.lines if line.fantasyland is not None]
 
-    def line_for_user(self, user) -> SeatLine | None:
+    def line_for_user(self, user: User) -> SeatLine | None:
         for line in self.lines:
             if line.seat.user_id == user.pk:
                 return line
@@ -100,6 +101,7 @@ class NightState:
 
 
 def night_state(night: Night) -> NightState:
+    """The night as its page shows it now: five queries, however many rounds were played."""
     seats = list(night.seats.select_related("user"))
     totals = dict(
         Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
@@ -108,23 +110,17 @@ def night_state(night: Night) -> NightState:
         .values_list("seat", "total")
     )
     counts = night.rounds.aggregate(played=Count("pk", filter=Q(recorded_at__isnull=False)))
-    round_ = (
-        night.rounds.filter(recorded_at__isnull=True)
-        .select_related("dealer")
-        .order_by("-number")
-        .first()
-    )
+    round_ = open_round(night)
     entries: dict[int, Entry] = {}
+    fantasyland: dict[int, FantasylandState] = {}
     if round_ is not None:
         entries = {entry.seat_id: entry for entry in round_.entries.select_related("entered_by")}
-    fantasyland = {
-        int(seat_id): FantasylandState(*value)
-        for seat_id, value in (round_.fantasyland.items() if round_ else [])
-    }
+        fantasyland = fantasyland_of(round_)
+    money = {result.seat.pk: result.cents for result in seat_results(night, seats, totals)}
     game = game_for(night.game, night.rules)
     lines = []
     for seat in seats:
-        line = SeatLine(seat=seat, total=totals.get(seat.pk, 0))
+        line = SeatLine(seat=seat, total=totals.get(seat.pk, 0), money_cents=money[seat.pk])
         if round_ is not None and seat.plays(round_.number):
             line.playing = True
             line.entry = entries.get(seat.pk)
@@ -134,7 +130,6 @@ def night_state(night: Night) -> NightState:
                 cards = player_board(seat.name, line.entry.board, line.fantasyland)
                 line.board = score_board(game, cards)
         lines.append(line)
-    _value_in_money(night, lines)
     return NightState(
         night=night,
         game=game,
@@ -143,13 +138,3 @@ def night_state(night: Night) -> NightState:
         rounds_played=counts["played"],
         lines=[line for line in lines if line.playing],
     )
-
-
-def _value_in_money(night: Night, lines: list[SeatLine]) -> None:
-    """Money per seat as the settlement has it: points times the point value, and with
-    a loss cap nobody is shown losing more than they will pay."""
-    balances = {line.seat.pk: line.total * night.point_cents for line in lines}
-    if night.loss_cap_cents and sum(balances.values()) == 0:
-        balances = dict(apply_loss_cap(balances, night.loss_cap_cents).balances)
-    for line in lines:
-        line.money_cents = balances[line.seat.pk]

@@ -54,8 +54,13 @@ def fantasyland_of(round_: Round) -> dict[int, FantasylandState]:
 
 
 def open_round(night: Night) -> Round | None:
-    """The round being played, or None once the night is over."""
-    return night.rounds.filter(recorded_at__isnull=True).order_by("-number").first()
+    """The round being played, with its dealer, or None once the night is over."""
+    return (
+        night.rounds.filter(recorded_at__isnull=True)
+        .select_related("dealer")
+        .order_by("-number")
+        .first()
+    )
 
 
 def playing_seats(night: Night, number: int) -> list[Seat]:
