@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape as _html_escape
 
+from scorekeeper.formatting import signed
+
 #: Distinct ``series-N`` classes before they repeat.
 SERIES_CLASSES = 8
 
@@ -64,15 +66,6 @@ class ChartSeries:
     def total(self) -> int:
         """The last running total (0 before the first round)."""
         return self.points[-1] if self.points else 0
-
-
-def signed(value: int) -> str:
-    """Format a total with its sign, the way the chart labels show it.
-
-    >>> signed(42), signed(-7), signed(0)
-    ('+42', '-7', '0')
-    """
-    return f"{value:+d}" if value else "0"
 
 
 def running_totals_svg(

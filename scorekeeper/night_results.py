@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
+from scorekeeper.formatting import money, signed
 from scorekeeper.models import Entry, Night, Payment, Seat
 from scorekeeper.settlement import apply_loss_cap, settle
-from scorekeeper.templatetags.ofc import money, signed
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.chart import ChartSeries, running_totals_svg, signed
+from scorekeeper.chart import ChartSeries, running_totals_svg
+from scorekeeper.formatting import signed
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -93,7 +94,7 @@ def test_colour_classes_repeat_after_eight_players():
 def test_labels_show_name_and_signed_final_total():
     root = parse(running_totals_svg(NIGHT, rounds=3))
 
-    assert [text.text for text in labels(root)] == ["Anna +42", "Ben -40", "Cy -2"]
+    assert [text.text for text in labels(root)] == ["Anna +42", "Ben −40", "Cy −2"]
 
 
 def test_names_are_escaped_and_read_back_unchanged():
@@ -195,8 +196,8 @@ def test_money_can_be_shown_instead_of_points():
     assert labels(root)[0].text == "Anna €12.50"
 
 
-def test_signed_totals():
-    assert (signed(42), signed(-7), signed(0)) == ("+42", "-7", "0")
+def test_signed_totals_use_a_real_minus_sign():
+    assert (signed(42), signed(-7), signed(0)) == ("+42", "−7", "0")
 
 
 def test_big_values_get_short_axis_labels():

@@ -9,12 +9,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import exports
+from scorekeeper.formatting import money
 from scorekeeper.group_history import group_table, player_history
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.night_results import night_results, share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.templatetags.ofc import money
 from scorekeeper.views.access import member_group, member_night
 
 

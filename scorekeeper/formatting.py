@@ -1,0 +1,40 @@
+"""Points and money as text: integers all the way, formatted only here.
+
+Pure Python, no Django: the chart uses it as it is, templates through the
+``ofc`` filters.
+"""
+
+MINUS = "\u2212"  # a real minus sign reads better than a hyphen in a dim room
+SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "INR": "₹"}
+NO_MINOR_UNIT = {"JPY", "KRW", "ISK"}
+
+
+def signed(points: int | None) -> str:
+    """A total with its sign; nothing for no total.
+
+    >>> signed(12), signed(-7), signed(0), signed(None)
+    ('+12', '−7', '0', '')
+    """
+    if points is None:
+        return ""
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"{MINUS}{-points}"
+    return "0"
+
+
+def money(cents: int, currency: str = "EUR") -> str:
+    """Cents in the currency's own way.
+
+    >>> money(430), money(-910), money(1250, "CHF"), money(500, "JPY")
+    ('€4.30', '−€9.10', '12.50 CHF', '¥500')
+    """
+    sign = MINUS if cents < 0 else ""
+    cents = abs(cents)
+    if currency in NO_MINOR_UNIT:
+        amount = f"{cents:,}"
+    else:
+        amount = f"{cents // 100:,}.{cents % 100:02d}"
+    symbol = SYMBOLS.get(currency)
+    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
