@@ -1,14 +1,15 @@
 """A night at the table: the page every phone keeps open, and its writes."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from scorekeeper.models import Group, Night, User
+from scorekeeper.models import Night
 from scorekeeper.night_forms import (
     AddSeatForm,
     EditRoundForm,
@@ -19,6 +20,7 @@ from scorekeeper.night_forms import (
 from scorekeeper.night_results import night_chart
 from scorekeeper.night_state import night_state
 from scorekeeper.ofc.games import PRESETS
+from scorekeeper.queries import current_members
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
@@ -26,15 +28,11 @@ from scorekeeper.services.seats import add_seat, leave_seat
 from scorekeeper.views.access import member_group, member_night
 
 
-def _members(group: Group) -> list[User]:
-    return [m.user for m in group.memberships.filter(left_at=None).select_related("user")]
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def night_start(request: HttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    members = _members(group)
+    members = [membership.user for membership in current_members(group)]
     game_id = request.GET.get("game") or group.default_game
     if game_id not in PRESETS:
         game_id = "standard"
@@ -116,7 +114,6 @@ def _night_context(
 
 @require_GET
 @login_required
-@vary_on_headers("HX-Request")
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     for_seat = request.GET.get("for")
@@ -219,7 +216,9 @@ def night_rounds(request: HttpRequest, night_id: int) -> HttpResponse:
     )
 
 
-def _run(request: HttpRequest, night: Night, action, success: str) -> HttpResponse:
+def _run(
+    request: HttpRequest, night: Night, action: Callable[[], object], success: str
+) -> HttpResponse:
     try:
         action()
     except Refused as error:
@@ -248,7 +247,7 @@ def seat_add(request: HttpRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     seats = [seat for seat in night.seats.all() if seat.last_round is None]
     seated = {seat.user_id for seat in seats}  # someone who left may come back
-    members = [user for user in _members(night.group) if user.pk not in seated]
+    members = [m.user for m in current_members(night.group) if m.user_id not in seated]
     form = AddSeatForm(request.POST or None, members=members, seats=seats)
     if request.method == "POST" and form.is_valid():
         member = form.cleaned_data["member"]
