@@ -6,6 +6,7 @@ posts ``remove``; the page comes back with the rows' text updated and nothing
 saved. ``picker.js`` does the same in the page, without the round trips.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django import forms
@@ -87,7 +88,7 @@ def _tokens(text: str) -> list[str]:
     return codes
 
 
-def apply_pick(data) -> dict:
+def apply_pick(data: Mapping[str, str]) -> dict[str, str | None]:
     """A picker tap without JavaScript: the form's values after ``add`` or ``remove``.
 
     A card added goes to the chosen row, or the next row with room; a card removed

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
 
 from django.db.models import Prefetch, QuerySet
 
@@ -50,7 +51,7 @@ def _with_rounds(nights: QuerySet[Night]) -> list[Night]:
     )
 
 
-def _time(value) -> str | None:
+def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 

@@ -20,7 +20,10 @@ POLICY = "; ".join(
 )
 
 
-def content_security_policy(get_response: Callable[[HttpRequest], HttpResponse]):
+Handler = Callable[[HttpRequest], HttpResponse]
+
+
+def content_security_policy(get_response: Handler) -> Handler:
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         # Django's debug error pages are made of inline scripts and styles.

@@ -1,6 +1,7 @@
 """Tables and the database constraints that no code path may break."""
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
@@ -10,6 +11,9 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scorekeeper.ofc.games import PRESETS
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
 
 def new_invite_token() -> str:
@@ -49,7 +53,7 @@ class User(AbstractBaseUser):
 
 
 class GroupQuerySet(models.QuerySet):
-    def for_member(self, user) -> "GroupQuerySet":
+    def for_member(self, user: "User | AnonymousUser") -> "GroupQuerySet":
         """The groups `user` belongs to now; anything else is a 404 by construction."""
         if not user.is_authenticated:
             return self.none()
@@ -95,7 +99,7 @@ class Membership(models.Model):
 
 
 class NightQuerySet(models.QuerySet):
-    def for_member(self, user) -> "NightQuerySet":
+    def for_member(self, user: "User | AnonymousUser") -> "NightQuerySet":
         if not user.is_authenticated:
             return self.none()
         return self.filter(group__memberships__user=user, group__memberships__left_at__isnull=True)

@@ -122,7 +122,7 @@ class StartNightForm(forms.Form):
                 ),
             )
 
-    def seat_rows(self):
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(i, self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(1, self.seat_count + 1)]
 
     def clean(self):

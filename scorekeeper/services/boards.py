@@ -18,6 +18,7 @@ How a board's total is decided (the rule for mixed rounds):
 Every write locks the night (through :func:`entry_slot`), like the totals path.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -78,7 +79,9 @@ def _check_complete(board: Board) -> None:
             raise Refused(f"The {row} needs {row.size} cards; it has {count} {card_word}.")
 
 
-def _claim(game: Game, current: FantasylandState | None, after: FantasylandState | None):
+def _claim(
+    game: Game, current: FantasylandState | None, after: FantasylandState | None
+) -> tuple[str, bool]:
     """The entry's Fantasyland fields that say what the cards earned."""
     if after is None:
         return "", False
@@ -103,7 +106,9 @@ def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> Board
     return BoardSaved(entry, result, round_recorded=False)
 
 
-def _boards_of(entries, fantasyland: dict[int, FantasylandState]) -> list[PlayerBoard]:
+def _boards_of(
+    entries: Iterable[Entry], fantasyland: dict[int, FantasylandState]
+) -> list[PlayerBoard]:
     return [
         player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
         for entry in entries

@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -96,7 +97,7 @@ def _download(body: str, fmt: str, name: str) -> HttpResponse:
     return response
 
 
-def _render_export(group: Group, nights, fmt: str, name: str) -> HttpResponse:
+def _render_export(group: Group, nights: QuerySet[Night], fmt: str, name: str) -> HttpResponse:
     if fmt == "csv":
         return _download(exports.export_csv(group, nights), fmt, name)
     if fmt == "json":
