@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from scorekeeper.ofc.games import PRESETS, Game
 
-# The house rules a group can switch when it starts a night (ofc-rules.md).
+# The house rules a group can switch when it starts a night.
 HOUSE_RULES = (
     "fantasyland",
     "stay_full_house_middle",

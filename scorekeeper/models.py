@@ -106,7 +106,7 @@ class NightQuerySet(models.QuerySet):
 
 
 class Night(models.Model):
-    """One evening at the table: the design card's "session"."""
+    """One evening at the table, from the first hand dealt to the settlement."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="nights")
     game = models.CharField(max_length=20)

@@ -6,7 +6,7 @@ from django.urls import reverse
 from scorekeeper.models import Entry, Round, User
 from scorekeeper.services.rounds import record_entry
 
-# The rules page's worked example: A a flush bottom (4), B kings on top (8), C fouls.
+# The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 B = ("Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
 C = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")

@@ -70,7 +70,7 @@ def balances_of(min_players: int, max_players: int) -> st.SearchStrategy[dict[st
 # settle: examples
 
 
-def test_example_from_the_issue_takes_three_payments_where_greedy_takes_four():
+def test_five_players_settle_in_three_payments_where_greedy_takes_four():
     balances = {"a": 6, "b": 4, "c": 3, "d": -7, "e": -6}
 
     payments = settle(balances)
@@ -135,7 +135,7 @@ def test_fifteen_players_are_settled_exactly_and_quickly():
 
 
 def test_many_players_with_matching_pairs_still_find_the_optimum():
-    # Ten exact pairs plus the five players of the issue's example: 25 players,
+    # Ten exact pairs plus the five players of the three-payment example: 25 players,
     # over the exact limit, but peeling the pairs leaves an exact search.
     balances = {f"w{i}": 100 * (i + 1) for i in range(10)}
     balances |= {f"l{i}": -100 * (i + 1) for i in range(10)}

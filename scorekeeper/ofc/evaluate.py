@@ -263,7 +263,7 @@ def low_key(key: int) -> int:
     Aces are always high in 2-7, so ``A-2-3-4-5`` is no straight: it is ace
     high (``A-5-4-3-2``), or a flush when suited. Every other hand ranks as
     in high poker. A fouled 2-7 middle is named from this key ("high card",
-    not "straight"), which is the reading of the rules page this engine takes.
+    not "straight"), which is the reading of the rules this engine takes.
 
     >>> from scorekeeper.ofc.cards import parse_cards
     >>> hand_name(low_key(hand_key(parse_cards("As 2h 3d 4c 5c"))))

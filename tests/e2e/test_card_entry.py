@@ -7,7 +7,7 @@ from scorekeeper.models import User
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The rules page's worked example: Anna a flush bottom, Bram kings on top, Chris fouls.
+# The rules' worked example: Anna a flush bottom, Bram kings on top, Chris fouls.
 ANNA = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 BRAM = ("Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
 CHRIS = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")

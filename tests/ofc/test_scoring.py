@@ -1,4 +1,4 @@
-"""The rulings and examples of the rules page, and other programs' known mistakes."""
+"""The rulings and worked examples of the rules, and other programs' known mistakes."""
 
 from dataclasses import replace
 
