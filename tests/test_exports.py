@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from scorekeeper.exports import CSV_COLUMNS
 from scorekeeper.models import Night, User
-from tests.test_history import another_night, finish
-from tests.test_results_views import play
+from tests.conftest import enter, finish, play
 
 
 @pytest.fixture
@@ -95,23 +94,15 @@ def test_a_night_as_json_has_its_seats_rounds_and_entries(night, login):
 def test_a_round_that_has_not_gone_through_is_not_exported(make_night, login):
     night = make_night(("Anna", "Bram"))
     play(night, {"Anna": 5, "Bram": -5})
-    from scorekeeper.services.rounds import record_entry
-
-    record_entry(  # round 2 is half entered
-        night=night,
-        round_number=2,
-        seat=night.seats.get(name="Anna"),
-        points=3,
-        entered_by=User.objects.get(name="Anna"),
-    )
+    enter(night, "Anna", 3)  # round 2 is half entered
     _, body = get(login(User.objects.get(name="Anna")), "night_export", night.pk, "json")
     [exported] = json.loads(body)["nights"]
     assert [r["number"] for r in exported["rounds"]] == [1]
     assert exported["ended_at"] is None
 
 
-def test_a_whole_group_exports_every_night_oldest_first(night, login):
-    second = another_night(night.group, ("Anna", "Bram"), point_cents=25)
+def test_a_whole_group_exports_every_night_oldest_first(night, make_night, login):
+    second = make_night(("Anna", "Bram"), point_cents=25, group=night.group)
     play(second, {"Anna": -1, "Bram": 1})
     client = login(User.objects.get(name="Anna"))
 
@@ -148,7 +139,7 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
     for _ in range(count):
         play(night, {"Anna": 2, "Bram": -2}, {"Anna": -1, "Bram": 1})
         finish(night)
-        night = another_night(night.group, ("Anna", "Bram"))
+        night = make_night(("Anna", "Bram"), group=night.group)
     client = login(User.objects.get(name="Anna"))
     # Session, user, group; nights, their seats, rounds and entries.
     with django_assert_num_queries(7):

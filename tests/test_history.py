@@ -3,37 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import Group, Night, User
+from scorekeeper.models import User
 from scorekeeper.services.groups import leave_group
-from scorekeeper.services.nights import SeatRequest, end_night, start_night
-from tests.test_results_views import play, rounds_of
-
-
-def another_night(
-    group: Group,
-    players: tuple[str, ...],
-    *,
-    guests: tuple[str, ...] = (),
-    point_cents: int = 10,
-    loss_cap_cents: int | None = None,
-    game: str = "standard",
-) -> Night:
-    users = [User.objects.get(name=name) for name in players]
-    return start_night(
-        group=group,
-        started_by=users[0],
-        game_id=game,
-        rules={},
-        point_cents=point_cents,
-        seats=[SeatRequest(user=user) for user in users]
-        + [SeatRequest(guest_name=guest) for guest in guests],
-        first_dealer=0,
-        loss_cap_cents=loss_cap_cents,
-    )
-
-
-def finish(night: Night) -> Night:
-    return end_night(night=night, by=night.seats.exclude(user=None).first().user)
+from tests.conftest import finish, play, rounds_of
 
 
 @pytest.fixture
@@ -45,8 +17,8 @@ def two_nights(make_night):
     play(first, {"Anna": 0, "Bram": 0, "Chris": 0})  # Anna's Fantasyland hand
     finish(first)
     group = first.group
-    second = another_night(
-        group, ("Anna", "Bram"), guests=("Gus",), point_cents=50, loss_cap_cents=500
+    second = make_night(
+        ("Anna", "Bram"), guests=("Gus",), point_cents=50, loss_cap_cents=500, group=group
     )
     play(second, {"Anna": -12, "Bram": 12, "Gus": 0}, {"Anna": -8, "Bram": 8, "Gus": 0})
     finish(second)
@@ -89,7 +61,7 @@ def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
         with django_assert_num_queries(7) as captured:
             client.get(reverse("group_detail", args=[group.pk]))
         counts.append(len(captured))
-        night = another_night(group, ("Anna", "Bram", "Chris"))
+        night = make_night(group=group)
     assert counts == [7, 7, 7]
 
 
@@ -165,7 +137,7 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
     night = make_night()
     play(night, *rounds_of(count))
     finish(night)
-    another = another_night(night.group, ("Anna", "Bram"))
+    another = make_night(("Anna", "Bram"), group=night.group)
     play(another, *[{"Anna": 3, "Bram": -3}] * count)
     finish(another)
     client = login(User.objects.get(name="Anna"))

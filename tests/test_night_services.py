@@ -2,29 +2,12 @@
 
 import pytest
 
-from scorekeeper.models import Entry, Round, RoundEdit, Seat, User
+from scorekeeper.models import Entry, Round, RoundEdit, User
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
-
-
-def seats_of(night) -> dict[str, Seat]:
-    return {seat.name: seat for seat in night.seats.all()}
-
-
-def enter(
-    night, name: str, points: int, *, by: str | None = None, number: int | None = None, **claims
-):
-    seat = seats_of(night)[name]
-    if by is not None:
-        user = User.objects.get(name=by)
-    else:  # a guest's total is typed in by someone at the table
-        user = seat.user or night.seats.filter(user__isnull=False).first().user
-    number = number or night.rounds.filter(recorded_at__isnull=True).get().number
-    return record_entry(
-        night=night, round_number=number, seat=seat, points=points, entered_by=user, **claims
-    )
+from tests.conftest import enter, seats_of
 
 
 def play_round(night, totals: dict[str, int], **claims_by_name):

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from scorekeeper.services.rounds import record_entry
+from tests.conftest import play
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
@@ -17,19 +17,6 @@ def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extr
 def as_user(client, name):
     client.force_login(User.objects.get(name=name))
     return client
-
-
-def play(night, totals):
-    number = night.rounds.get(recorded_at__isnull=True).number
-    for seat in night.seats.all():
-        if seat.name in totals:
-            record_entry(
-                night=night,
-                round_number=number,
-                seat=seat,
-                points=totals[seat.name],
-                entered_by=seat.user or night.seats.first().user,
-            )
 
 
 def test_the_night_page_shows_round_dealer_and_the_entry_form(client, make_night):
@@ -108,9 +95,10 @@ def test_the_poll_answers_204_when_nothing_changed(client, make_night):
     as_user(client, "Anna")
     url = reverse("night_live", args=[night.pk])
     night.refresh_from_db()
-    assert client.get(url, {"v": night.version, "r": 1}).status_code == 204
+    seen = night.version
+    assert client.get(url, {"v": seen, "r": 1}).status_code == 204
     play(night, {"Bram": 4})
-    response = client.get(url, {"v": night.version, "r": 1})
+    response = client.get(url, {"v": seen, "r": 1})
     assert response.status_code == 200
     assert "+4" in response.content.decode()
     assert 'id="entry-form"' not in response.content.decode()  # same round: form untouched

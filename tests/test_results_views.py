@@ -5,41 +5,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night, Payment, User
 from scorekeeper.services.nights import end_night
-from scorekeeper.services.rounds import record_entry
-
-# --- helpers shared with the history and export tests ---------------------------
-
-
-def play(night: Night, *rounds: dict[str, int], claims: dict[int, dict[str, str]] | None = None):
-    """Play rounds by seat name: ``play(night, {"Anna": 5, "Bram": -5})``.
-
-    Each player enters their own total; a guest's is entered by the first member
-    at the table. ``claims`` maps a 0-based round index to ``{name: made}``.
-    """
-    seats = {seat.name: seat for seat in night.seats.select_related("user")}
-    host = next(seat.user for seat in seats.values() if seat.user is not None)
-    for index, totals in enumerate(rounds):
-        number = night.rounds.filter(recorded_at__isnull=True).get().number
-        for name, points in totals.items():
-            seat = seats[name]
-            record_entry(
-                night=night,
-                round_number=number,
-                seat=seat,
-                points=points,
-                entered_by=seat.user or host,
-                fantasyland_made=(claims or {}).get(index, {}).get(name, ""),
-            )
-    night.refresh_from_db()
-    return night
-
-
-def rounds_of(count: int) -> list[dict[str, int]]:
-    """``count`` rounds (an even number) that leave Anna +15, Bram -3, Chris -12."""
-    assert count >= 2 and count % 2 == 0
-    swings = [{"Anna": 1, "Bram": -1, "Chris": 0}, {"Anna": -1, "Bram": 1, "Chris": 0}] * count
-    base = [{"Anna": 10, "Bram": -4, "Chris": -6}, {"Anna": 5, "Bram": 1, "Chris": -6}]
-    return base + swings[: count - 2]
+from tests.conftest import play, rounds_of
 
 
 def settle_url(night: Night) -> str:
