@@ -51,15 +51,29 @@ def test_a_long_fantasyland_streak_keeps_the_button():
     assert play([True, True, True, False, False], hold=True) == [1, 1, 1, 1, 1, 2]
 
 
+@pytest.mark.parametrize(
+    ("hands", "default_button", "hold_button"),
+    [
+        # Hands 2, 3, ...: "F" when someone plays that hand in Fantasyland.
+        ("-F--", [1, 2, 2, 3, 1], [1, 2, 2, 2, 3]),
+        ("F-F-", [1, 1, 2, 2, 3], [1, 1, 1, 1, 1]),
+        ("FF---", [1, 1, 1, 2, 3, 1], [1, 1, 1, 1, 2, 3]),
+        ("--FF-", [1, 2, 3, 3, 3, 1], [1, 2, 3, 3, 3, 3]),
+    ],
+)
+def test_the_button_through_fantasyland_patterns(hands, default_button, hold_button):
+    fantasyland = [hand == "F" for hand in hands]
+    assert play(fantasyland, hold=False) == default_button
+    assert play(fantasyland, hold=True) == hold_button
+
+
 @given(st.lists(st.booleans(), max_size=60), st.booleans())
-def test_the_button_moves_exactly_once_per_regular_hand(hands, hold):
+def test_the_button_stays_for_fantasyland_and_never_skips_a_seat(hands, hold):
     dealers = play(hands, hold=hold)
-    moves = sum(1 for a, b in pairwise(dealers) if a != b)
-    previous = ([False, *hands])[: len(hands)]
-    expected = sum(
-        1 for now, before in zip(hands, previous, strict=True) if not now and not (hold and before)
-    )
-    assert moves == expected
+    for fantasyland, (before, after) in zip(hands, pairwise(dealers), strict=True):
+        assert after in (before, before % 3 + 1)  # seats 1, 2, 3 clockwise
+        if fantasyland:
+            assert after == before
 
 
 def test_the_button_skips_empty_seats():
