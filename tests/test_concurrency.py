@@ -13,6 +13,8 @@ from scorekeeper.services.rounds import record_entry
 
 ROUNDS = 25
 TOTALS = {"Anna": 5, "Bram": -8, "Chris": 3}
+PASSES = 10
+LAST_TWO_RACE = {"Anna": 4, "Bram": -1, "Chris": -2, "Dora": -1}
 
 
 def run_at_once(jobs) -> list[BaseException]:
@@ -73,37 +75,32 @@ def test_simultaneous_entries_and_double_taps_count_once(make_night):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_last_two_entries_arriving_together_close_the_round_once(make_night):
-    night = make_night(("Anna", "Bram", "Chris", "Dora"))
+    night = make_night(tuple(LAST_TWO_RACE))
     seats = {seat.name: seat for seat in night.seats.select_related("user")}
-    record_entry(
-        night=night, round_number=1, seat=seats["Anna"], points=4, entered_by=seats["Anna"].user
-    )
-    record_entry(
-        night=night, round_number=1, seat=seats["Bram"], points=-1, entered_by=seats["Bram"].user
-    )
 
-    for _ in range(10):
+    def save(name: str, number: int) -> None:
+        seat = seats[name]
+        record_entry(
+            night=night,
+            round_number=number,
+            seat=seat,
+            points=LAST_TWO_RACE[name],
+            entered_by=seat.user,
+        )
+
+    for number in range(1, PASSES + 1):
+        # Anna and Bram are in; Chris and Dora save at one instant, each tapping twice.
+        save("Anna", number)
+        save("Bram", number)
         errors = run_at_once(
-            [
-                lambda: record_entry(
-                    night=night,
-                    round_number=1,
-                    seat=seats["Chris"],
-                    points=-2,
-                    entered_by=seats["Chris"].user,
-                ),
-                lambda: record_entry(
-                    night=night,
-                    round_number=1,
-                    seat=seats["Dora"],
-                    points=-1,
-                    entered_by=seats["Dora"].user,
-                ),
-            ]
-            * 2
+            [lambda n=name, r=number: save(n, r) for name in ("Chris", "Dora")] * 2
         )
         assert all(isinstance(error, Refused) for error in errors)
 
-    assert night.rounds.count() == 2
-    assert night.rounds.get(number=1).is_recorded
-    assert night.rounds.get(number=2).dealer.name == "Bram"
+    recorded = night.rounds.filter(recorded_at__isnull=False)
+    assert night.rounds.count() == PASSES + 1
+    assert [r.number for r in recorded.order_by("number")] == list(range(1, PASSES + 1))
+    assert Entry.objects.filter(round__night=night).count() == PASSES * len(LAST_TWO_RACE)
+    names = list(LAST_TWO_RACE)
+    dealers = [r.dealer.name for r in night.rounds.order_by("number")]
+    assert dealers == [names[i % 4] for i in range(PASSES + 1)]
