@@ -133,7 +133,7 @@ def test_the_poll_with_nothing_new_costs_few_queries(
         client.get(reverse("night_live", args=[night.pk]), {"v": night.version, "r": 1})
 
 
-def count_page_queries(client, night, django_assert_num_queries) -> int:
+def count_page_queries(client, night) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -146,10 +146,10 @@ def test_night_page_queries_do_not_grow_with_rounds(client, make_night, django_a
     night = make_night()
     as_user(client, "Anna")
     play(night, {"Anna": 1, "Bram": 1, "Chris": -2})
-    few = count_page_queries(client, night, django_assert_num_queries)
+    few = count_page_queries(client, night)
     for _ in range(8):
         play(night, {"Anna": 3, "Bram": -1, "Chris": -2})
-    many = count_page_queries(client, night, django_assert_num_queries)
+    many = count_page_queries(client, night)
     assert few == many
     with django_assert_num_queries(few):
         client.get(reverse("night_detail", args=[night.pk]))

@@ -1,16 +1,10 @@
 """One board scored on its own, for the phone that just set it."""
 
-import doctest
-
 import pytest
 
-from scorekeeper.ofc import PRESETS, OFCError, score_board, score_table, scoring
+from scorekeeper.ofc import PRESETS, OFCError, score_board, score_table
 
 from .util import board, filler
-
-
-def test_the_docstring_examples_hold():
-    assert doctest.testmod(scoring).failed == 0
 
 
 def test_a_board_alone_matches_the_same_board_at_a_table():
