@@ -9,7 +9,7 @@ from django.db import connection
 
 from scorekeeper.models import Entry, Night
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import record_entry
+from tests.conftest import enter
 
 ROUNDS = 25
 TOTALS = {"Anna": 5, "Bram": -8, "Chris": 3}
@@ -42,21 +42,13 @@ def run_at_once(jobs) -> list[BaseException]:
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_entries_and_double_taps_count_once(make_night):
     night = make_night(tuple(TOTALS))
-    seats = {seat.name: seat for seat in night.seats.select_related("user")}
 
     for number in range(1, ROUNDS + 1):
 
         def save(name, number=number):
-            seat = seats[name]
             # A double tap that arrives after the round went through is refused.
             with contextlib.suppress(Refused):
-                record_entry(
-                    night=night,
-                    round_number=number,
-                    seat=seat,
-                    points=TOTALS[name],
-                    entered_by=seat.user,
-                )
+                enter(night, name, TOTALS[name], number=number)
 
         # Every phone saves, and every phone double-taps: six posts at one instant.
         errors = run_at_once([lambda n=name: save(n) for name in TOTALS for _ in range(2)])
@@ -76,17 +68,9 @@ def test_simultaneous_entries_and_double_taps_count_once(make_night):
 @pytest.mark.django_db(transaction=True)
 def test_the_last_two_entries_arriving_together_close_the_round_once(make_night):
     night = make_night(tuple(LAST_TWO_RACE))
-    seats = {seat.name: seat for seat in night.seats.select_related("user")}
 
     def save(name: str, number: int) -> None:
-        seat = seats[name]
-        record_entry(
-            night=night,
-            round_number=number,
-            seat=seat,
-            points=LAST_TWO_RACE[name],
-            entered_by=seat.user,
-        )
+        enter(night, name, LAST_TWO_RACE[name], number=number)
 
     for number in range(1, PASSES + 1):
         # Anna and Bram are in; Chris and Dora save at one instant, each tapping twice.
