@@ -30,19 +30,24 @@ class Face:
     rank: str
     symbol: str
     suit: str  # "hearts", or "joker"
+    # A joker shown as the card it became: the same card can then be on the
+    # table twice, so the page marks it.
+    wild: bool = False
 
     @property
     def label(self) -> str:
         if self.suit == "joker":
             return "joker"
+        if self.wild:
+            return f"joker as {self.rank}{self.symbol}"
         return f"{self.rank} of {self.suit}"
 
 
-def face(code: str) -> Face:
+def face(code: str, *, wild: bool = False) -> Face:
     if code == "JK":
         return Face("JK", "JK", "★", "joker")
     rank = "10" if code[0] == "T" else code[0]
-    return Face(code, rank, SUIT_SYMBOLS[code[1]], SUIT_NAMES[code[1]])
+    return Face(code, rank, SUIT_SYMBOLS[code[1]], SUIT_NAMES[code[1]], wild)
 
 
 class BoardForm(forms.Form):

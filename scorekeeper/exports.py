@@ -33,6 +33,10 @@ CSV_COLUMNS = [
     "entered_by",
     "fantasyland_made",
     "fantasyland_stayed",
+    # The cards of an entry set on the card page (canonical text); empty for a typed total.
+    "top",
+    "middle",
+    "bottom",
 ]
 
 
@@ -126,6 +130,10 @@ def _cell(text: str | None) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _rows(board: dict[str, list[str]] | None) -> list[str]:
+    return [" ".join(board[row]) if board else "" for row in ("top", "middle", "bottom")]
+
+
 def export_csv(group: Group, nights: QuerySet[Night]) -> str:
     """One row per entry, in the order the rounds were played."""
     out = io.StringIO()
@@ -150,6 +158,7 @@ def export_csv(group: Group, nights: QuerySet[Night]) -> str:
                         _cell(entry["entered_by"]),
                         entry["fantasyland_made"],
                         "yes" if entry["fantasyland_stayed"] else "",
+                        *_rows(entry["board"]),
                     ]
                 )
     return out.getvalue()

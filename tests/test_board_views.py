@@ -5,6 +5,8 @@ from django.urls import reverse
 
 from scorekeeper.models import Entry, Round, User
 from scorekeeper.services.rounds import record_entry
+from scorekeeper.services.seats import leave_seat
+from tests.conftest import play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
@@ -116,8 +118,12 @@ def test_cards_on_other_boards_are_greyed_out_in_the_deck(client, make_night):
 
 def test_jokers_only_in_the_jokers_game(client, make_night):
     night = make_night(game="ultimate")
-    body = post_board(as_user(client, "Anna"), night, "Anna", ("Qs Qd JK", *A[1:])).content
-    assert "jokers are only dealt in the jokers game" in body.decode()
+    body = post_board(as_user(client, "Anna"), night, "Anna", ("Kc Kd JK", *A[1:])).content
+    assert (
+        "Progressive Ultimate is played without jokers; take the joker out of Anna&#x27;s top."
+        in body.decode()
+    )
+    assert "Player 1" not in body.decode()
     assert not Entry.objects.exists()
 
 
@@ -259,3 +265,69 @@ def test_a_card_entered_round_can_be_corrected_like_any_other(client, make_night
     assert "Anna +7 → +8" in page
     assert "From the cards:" in page  # the breakdown stays beside the fixed totals
     assert Round.objects.get(night=night, number=1).recorded_sum == 0
+
+
+def test_a_joker_is_marked_as_the_card_it_became(client, make_night):
+    night = make_night(("Anna", "Bram"), game="jokers")
+    rows = ("Qs Qd JK", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h")
+    post_board(as_user(client, "Anna"), night, "Anna", rows)
+    bram = ("Kc Kd 7s", "Ks Kh 9c 6d 2s", "Ts Td 4s 4h Js")
+    body = post_board(as_user(client, "Bram"), night, "Bram", bram).content.decode()
+    assert "round 1 went through" in body
+    result = body[body.index('id="board-result"') :]
+    # Bram's own board has no joker; the breakdown names Anna's two.
+    assert "joker as" not in result[: result.index("</section>")]
+    breakdown = body[body.index('data-testid="breakdown"') :]
+    assert 'aria-label="joker as Q♥"' in breakdown
+    assert 'aria-label="joker as A♣"' in breakdown
+
+    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    result = body[body.index('id="board-result"') : body.index("</section>")]
+    assert result.count('class="pc hearts wild"') == 1
+    assert result.count('class="pc clubs wild"') == 1
+    assert 'role="img" aria-label="joker as Q♥"' in result
+    assert 'role="img" aria-label="joker as A♣"' in result
+    # The night's rounds page draws the same breakdown.
+    rounds = client.get(reverse("night_rounds", args=[night.pk])).content.decode()
+    assert rounds.count('class="pc hearts wild" role="img" aria-label="joker as Q♥"') == 1
+
+
+def test_a_refused_save_keeps_the_typed_box_open_when_it_was_used(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    clash = ("Ah Kd 7s", *B[1:])
+    as_user(client, "Bram")
+    typed = post_board(client, night, "Bram", clash, typed="1").content.decode()
+    assert "Ah appears twice" in typed
+    assert '<details class="typed" open>' in typed
+    assert 'name="typed" value="1"' in typed  # and stays open after the next refusal
+    picked = post_board(client, night, "Bram", clash).content.decode()
+    assert "Ah appears twice" in picked
+    assert '<details class="typed">' in picked
+
+
+def test_several_clashes_are_all_named_on_the_card_page(client, make_night):
+    night = make_night(game="pineapple")
+    post_board(as_user(client, "Anna"), night, "Anna", A)
+    clash = ("Ah Qs 7s", *B[1:])
+    body = post_board(as_user(client, "Bram"), night, "Bram", clash).content.decode()
+    assert (
+        "Ah appears twice: Anna bottom, Bram top; Qs appears twice: Anna middle, Bram top." in body
+    )
+
+
+def test_the_card_page_of_a_seat_that_left_has_no_picker(client, make_night):
+    night = make_night(game="pineapple")
+    play(night, {"Anna": 2, "Bram": -1, "Chris": -1})
+    anna = User.objects.get(name="Anna")
+    leave_seat(night=night, seat=night.seats.get(name="Chris"), by=anna)
+    client.force_login(anna)
+    for response in (
+        client.get(board_url(night, "Chris", 2)),
+        post_board(client, night, "Chris", C, number=2),
+    ):
+        body = response.content.decode()
+        assert response.status_code == 200
+        assert "Chris has left the table." in body
+        assert "data-picker" not in body and 'name="add"' not in body
+    assert not Entry.objects.filter(round__number=2).exists()

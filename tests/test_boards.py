@@ -110,3 +110,73 @@ def test_only_a_board_may_wait_for_its_total(make_night):
     type_total(night, "Anna", 4)
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.filter(seat__name="Anna").update(awaiting_total=True)
+
+
+def test_a_deuce_board_stores_the_way_into_fantasyland_it_made(make_night):
+    night = make_night(game="deuce")
+    wheel = parse_board({"top": "Js Jh 2d", "middle": "7c 5d 4c 3d 2c", "bottom": "9s 9c 9h Qc Qd"})
+    kings = parse_board({"top": "Ks Kh 3h", "middle": "8d 6h 4h 3c 2h", "bottom": "As Ad Ah Tc Td"})
+    both = parse_board({"top": "Kc Kd 5s", "middle": "7s 5c 4s 3s 2s", "bottom": "8c 8h 8s 6c 6d"})
+    # Stored at once while the board waits, and again when the table is counted.
+    assert set_board(night, "Anna", wheel).entry.fantasyland_made == "wheel"
+    assert set_board(night, "Bram", kings).entry.fantasyland_made == "kk+"
+    assert set_board(night, "Chris", both).round_recorded
+    made = dict(Entry.objects.values_list("seat__name", "fantasyland_made"))
+    assert made == {"Anna": "wheel", "Bram": "kk+", "Chris": "both"}
+
+
+def test_every_card_that_clashes_is_named(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    clash = {**B, "top": ["Ah", "Qs", "7s"]}
+    with pytest.raises(Refused) as refused:
+        set_board(night, "Bram", clash)
+    assert str(refused.value) == (
+        "Ah appears twice: Anna bottom, Bram top; Qs appears twice: Anna middle, Bram top."
+    )
+
+
+def test_a_card_typed_twice_in_ones_own_row_says_so(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    with pytest.raises(Refused) as refused:
+        set_board(night, "Anna", {**A, "top": ["2c", "2c", "4h"]})
+    assert str(refused.value) == "2c is in Anna's top twice."
+
+
+@pytest.mark.parametrize(
+    ("game", "tops", "message"),
+    [
+        (
+            "jokers",
+            {"Bram": ["JK", "JK", "JK"]},
+            "There are only 2 jokers in the deck; Bram's top has 3.",
+        ),
+        (
+            "jokers",
+            {"Anna": ["JK", "3d", "4h"], "Bram": ["JK", "JK", "7s"]},
+            "There are only 2 jokers in the deck; Anna's top has 1 and Bram's top has 2.",
+        ),
+        (
+            "ultimate",
+            {"Bram": ["Kc", "Kd", "JK"]},
+            "Progressive Ultimate is played without jokers; take the joker out of Bram's top.",
+        ),
+    ],
+)
+def test_joker_refusals_speak_to_the_table(make_night, game, tops, message):
+    night = make_night(("Anna", "Bram"), game=game)
+    if "Anna" in tops:
+        set_board(night, "Anna", {**A, "top": tops["Anna"]})
+    with pytest.raises(Refused) as refused:
+        set_board(night, "Bram", {**B, "top": tops["Bram"]})
+    assert str(refused.value) == message
+
+
+def test_clashes_and_too_many_jokers_are_separate_sentences(make_night):
+    night = make_night(("Anna", "Bram"), game="jokers")
+    board = parse_board({"top": "JK JK JK", "middle": "2c 2c 4c 5c 6c", "bottom": "Ah Ad As Kc 7h"})
+    with pytest.raises(Refused) as refused:
+        set_board(night, "Anna", board)
+    assert str(refused.value) == (
+        "There are only 2 jokers in the deck; Anna's top has 3. 2c is in Anna's middle twice."
+    )

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from scorekeeper.exports import CSV_COLUMNS
 from scorekeeper.models import Night, User
+from scorekeeper.services.boards import parse_board, record_board
 from tests.conftest import enter, finish, play
 
 
@@ -145,3 +146,29 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
     with django_assert_num_queries(7):
         client.get(reverse("group_export", args=[night.group.pk, "csv"]))
     assert Night.objects.count() == count + 1
+
+
+def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, login):
+    night = make_night(("Anna", "Bram"), game="jokers")
+    boards = {
+        "Anna": {"top": "Qs Qd JK", "middle": "2c 3c 4c 5c 6c", "bottom": "Ah Ad As JK 7h"},
+        "Bram": {"top": "Kc Kd 7s", "middle": "Ks Kh 9c 6d 2s", "bottom": "Ts Td 4s 4h Js"},
+    }
+    for name, rows in boards.items():
+        record_board(
+            night=night,
+            round_number=1,
+            seat=night.seats.get(name=name),
+            board=parse_board(rows),
+            entered_by=User.objects.get(name=name),
+        )
+    play(night, {"Anna": 4, "Bram": -4})
+    _, body = get(login(User.objects.get(name="Anna")), "night_export", night.pk, "csv")
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert list(rows[0])[-3:] == ["top", "middle", "bottom"]
+    assert [(r["round"], r["seat"], r["top"], r["middle"], r["bottom"]) for r in rows] == [
+        ("1", "Anna", "Qs Qd JK", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h"),
+        ("1", "Bram", "Kc Kd 7s", "Ks Kh 9c 6d 2s", "Ts Td 4s 4h Js"),
+        ("2", "Anna", "", "", ""),
+        ("2", "Bram", "", "", ""),
+    ]

@@ -2,7 +2,8 @@
 
 Cards and notation (:mod:`.cards`), hand evaluation (:mod:`.evaluate`), the
 seven games as data (:mod:`.games`), jokers (:mod:`.jokers`), scoring and
-Fantasyland (:mod:`.scoring`), and the JSON contract of ``manage.py score``
+Fantasyland (:mod:`.scoring`), why boards cannot be scored (:mod:`.problems`),
+and the JSON contract of ``manage.py score``
 (:mod:`.contract`).
 
 >>> board = PlayerBoard.parse
@@ -20,6 +21,7 @@ Fantasyland (:mod:`.scoring`), and the JSON contract of ``manage.py score``
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
 from .games import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
+from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
 from .scoring import (
     FantasylandState,
     PairResult,
@@ -28,9 +30,11 @@ from .scoring import (
     Row,
     RowResult,
     TableResult,
+    entry_option,
     next_fantasyland,
     score_board,
     score_table,
+    table_problems,
 )
 
 __all__ = [
@@ -43,15 +47,22 @@ __all__ = [
     "EntryOption",
     "FantasylandState",
     "Game",
+    "JokersNotDealt",
     "OFCError",
     "PairResult",
+    "Place",
     "PlayerBoard",
     "PlayerResult",
+    "Problem",
+    "RepeatedCard",
     "Row",
     "RowResult",
     "Royalties",
+    "TableError",
     "TableResult",
+    "TooManyJokers",
     "describe",
+    "entry_option",
     "format_cards",
     "hand_key",
     "hand_name",
@@ -60,4 +71,5 @@ __all__ = [
     "parse_cards",
     "score_board",
     "score_table",
+    "table_problems",
 ]

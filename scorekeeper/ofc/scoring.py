@@ -32,6 +32,17 @@ from .evaluate import (
 )
 from .games import ANY_TRIPS, EntryOption, Game
 from .jokers import resolve
+from .problems import (
+    BadFantasyland,
+    JokersNotDealt,
+    Place,
+    Problem,
+    RepeatedCard,
+    SameName,
+    TableError,
+    TooManyJokers,
+    WrongSize,
+)
 
 __all__ = [
     "FantasylandState",
@@ -41,9 +52,11 @@ __all__ = [
     "Row",
     "RowResult",
     "TableResult",
+    "entry_option",
     "next_fantasyland",
     "score_board",
     "score_table",
+    "table_problems",
 ]
 
 
@@ -113,6 +126,8 @@ class RowResult:
     hand: str
     royalty: int
     low: bool = False  # a 2-7 middle, where the lower key is the better hand
+    # Per card of ``cards``: True where a joker became it.
+    from_joker: tuple[bool, ...] = ()
 
     @property
     def description(self) -> str:
@@ -249,8 +264,33 @@ def _fantasyland(
     if current is not None:
         # In Fantasyland only the stay conditions count: QQ on top does not keep you.
         return _stay(game, current) if _stays(game, keys) else None
-    earned = [option.cards for option in game.entry if _qualifies(option, keys)]
-    return FantasylandState(max(earned), 0) if earned else None
+    option = _best_entry(game, keys)
+    return FantasylandState(option.cards, 0) if option is not None else None
+
+
+def _best_entry(game: Game, keys: tuple[int, int, int]) -> EntryOption | None:
+    earned = [option for option in game.entry_options if _qualifies(option, keys)]
+    return max(earned, key=lambda option: option.cards, default=None)
+
+
+def entry_option(game: Game, result: PlayerResult) -> EntryOption | None:
+    """The way into Fantasyland a scored board qualifies for: of the game's entry
+    options it meets, the one that deals the most cards. None for a foul, for a
+    board that meets none, and in a game without Fantasyland. (A player already in
+    Fantasyland can only stay; this does not say whether they did.)
+
+    >>> from scorekeeper.ofc.games import PRESETS
+    >>> deuce = PRESETS["deuce"]
+    >>> wheel = PlayerBoard.parse("Anna", "Js Jh 2d", "7c 5d 4c 3d 2c", "9s 9c 9h Kc Kd")
+    >>> entry_option(deuce, score_board(deuce, wheel)).id
+    'wheel'
+    >>> both = PlayerBoard.parse("Anna", "Ks Kh 2d", "7c 5d 4c 3d 2c", "9s 9c 9h Qc Qd")
+    >>> entry_option(deuce, score_board(deuce, both)).id
+    'both'
+    """
+    if result.fouled:
+        return None
+    return _best_entry(game, (result.top.key, result.middle.key, result.bottom.key))
 
 
 def next_fantasyland(
@@ -298,35 +338,58 @@ def _validate(game: Game, boards: Sequence[PlayerBoard]) -> None:
 
 
 def _check_boards(game: Game, boards: Sequence[PlayerBoard]) -> None:
-    """Row sizes, jokers and one deck across ``boards``; the first problem raises."""
-    seen: dict[Card, str] = {}
+    problems = table_problems(game, boards)
+    if problems:
+        raise TableError(problems)
+
+
+def table_problems(game: Game, boards: Sequence[PlayerBoard]) -> tuple[Problem, ...]:
+    """Every reason ``boards`` cannot be scored together (row sizes, jokers, one
+    deck across the table, names), in the order the boards and rows meet them;
+    empty when they can. A card held three times is one problem with three places.
+
+    >>> from scorekeeper.ofc.games import PRESETS
+    >>> anna = PlayerBoard.parse("Anna", "2c 2c 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2c 2s")
+    >>> [problem] = table_problems(PRESETS["standard"], [anna])
+    >>> str(problem.card), [str(place) for place in problem.places]
+    ('2c', ['Anna top', 'Anna top', 'Anna bottom'])
+    """
+    # Keyed by what a problem is about, in the order each was first met; a card
+    # or the jokers collect their places until the end.
+    found: dict[object, Problem | None] = {}
+    holders: dict[Card, list[Place]] = {}
+    jokers: list[Place] = []
     names: set[str] = set()
-    jokers = 0
     for seat, board in enumerate(boards, start=1):
-        where = f"player {seat} ({board.name})"
         if board.name in names:
-            raise OFCError(f"{where}: two players are called {board.name}")
+            found[("name", seat)] = SameName(seat, board.name)
         names.add(board.name)
         for row, cards in zip(ROWS, board.rows(), strict=True):
+            place = Place(seat, board.name, row)
             if len(cards) != row.size:
-                raise OFCError(f"{where}, {row} needs {row.size} cards, got {len(cards)}")
+                found[place] = WrongSize(place, len(cards))
             for card in cards:
                 if card.is_joker:
-                    if not game.jokers:
-                        raise OFCError(f"{where}, {row}: jokers are only dealt in the jokers game")
-                    jokers += 1
-                    if jokers > game.jokers:
-                        raise OFCError(f"{where}, {row}: there are only {game.jokers} jokers")
-                elif card in seen:
-                    raise OFCError(f"{card} appears twice: {seen[card]}, {board.name} {row}")
+                    jokers.append(place)
+                    if not game.jokers or len(jokers) > game.jokers:
+                        found.setdefault("jokers", None)
                 else:
-                    seen[card] = f"{board.name} {row}"
+                    holders.setdefault(card, []).append(place)
+                    if len(holders[card]) == 2:
+                        found[card] = None
         state = board.fantasyland
         if state is not None and not (13 <= state.cards <= 17 and state.stays >= 0):
-            raise OFCError(
-                f"{where}, fantasyland: needs 13 to 17 cards and 0 or more stays, "
-                f"got {state.cards} cards and {state.stays} stays"
-            )
+            found[("fantasyland", seat)] = BadFantasyland(seat, board.name, state)
+    problems: list[Problem] = []
+    for about, problem in found.items():
+        if about == "jokers":
+            places = tuple(jokers)
+            problem = TooManyJokers(game.jokers, places) if game.jokers else JokersNotDealt(places)
+        elif isinstance(about, Card):
+            problem = RepeatedCard(about, tuple(holders[about]))
+        assert problem is not None
+        problems.append(problem)
+    return tuple(problems)
 
 
 def _evaluate(
@@ -368,7 +431,7 @@ def score_board(game: Game, board: PlayerBoard, others: Sequence[PlayerBoard] = 
     >>> score_board(PRESETS["pineapple"], bram, [anna])
     Traceback (most recent call last):
     ...
-    scorekeeper.ofc.cards.OFCError: Ah appears twice: Anna middle, Bram bottom
+    scorekeeper.ofc.problems.TableError: Ah appears twice: Anna middle, Bram bottom
     """
     _check_boards(game, [*others, board])
     used = {card.code for other in others for row in other.rows() for card in row}
@@ -403,7 +466,9 @@ def _score(game: Game, boards: Sequence[PlayerBoard], used: set[int] | None = No
         ):
             low = game.low_middle and row is Row.MIDDLE
             hand = low_name(key) if low and low_fault(key) is None else hand_name(key)
-            rows.append(RowResult(row, _played(cards, jokers), jokers, key, hand, royalty, low))
+            wild = tuple(card.is_joker for card in cards)
+            played = _played(cards, jokers)
+            rows.append(RowResult(row, played, jokers, key, hand, royalty, low, wild))
         evaluated.append((board, keys, reason, tuple(rows), sum(royalties)))
 
     points = [0] * len(boards)

@@ -18,6 +18,7 @@ How a board's total is decided (the rule for mixed rounds):
 Every write locks the night (through :func:`entry_slot`), like the totals path.
 """
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,10 +30,16 @@ from scorekeeper.models import Entry, Night, Round, Seat, User
 from scorekeeper.ofc import (
     FantasylandState,
     Game,
+    JokersNotDealt,
     OFCError,
+    Place,
     PlayerBoard,
     PlayerResult,
+    RepeatedCard,
+    TableError,
     TableResult,
+    TooManyJokers,
+    entry_option,
     parse_cards,
     score_board,
     score_table,
@@ -79,16 +86,64 @@ def _check_complete(board: Board) -> None:
             raise Refused(f"The {row} needs {row.size} cards; it has {count} {card_word}.")
 
 
-def _claim(
-    game: Game, current: FantasylandState | None, after: FantasylandState | None
-) -> tuple[str, bool]:
+def _claim(game: Game, current: FantasylandState | None, result: PlayerResult) -> tuple[str, bool]:
     """The entry's Fantasyland fields that say what the cards earned."""
-    if after is None:
+    if result.fantasyland is None:
         return "", False
     if current is not None:
         return "", True
-    option = next(option for option in game.entry_options if option.cards == after.cards)
-    return option.id, False
+    option = entry_option(game, result)
+    return (option.id if option is not None else ""), False
+
+
+_TIMES = {2: "twice", 3: "three times", 4: "four times"}
+
+
+def _places(places: Iterable[Place]) -> str:
+    """``Anna's top has 1 and Bram's top has 2``: how many of something each row holds."""
+    counts = Counter((place.name, place.row) for place in places)
+    parts = [f"{name}'s {row} has {count}" for (name, row), count in counts.items()]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def _repeated(problem: RepeatedCard) -> str:
+    times = _TIMES.get(len(problem.places), f"{len(problem.places)} times")
+    first = problem.places[0]
+    if all(place == first for place in problem.places):
+        return f"{problem.card} is in {first.name}'s {first.row} {times}"
+    return f"{problem.card} appears {times}: {', '.join(str(p) for p in problem.places)}"
+
+
+def refusal(game: Game, error: OFCError) -> str:
+    """An engine refusal in words for the person holding the phone.
+
+    Every problem of the table is named, not just the first; the engine's
+    wording (``player 2 (Bram), top: ...``) is for the ``score`` command.
+    """
+    if not isinstance(error, TableError):
+        return str(error)[:1].upper() + str(error)[1:] + "."
+    # The clashing cards make one sentence, each other problem its own.
+    clashes = [_repeated(p) for p in error.problems if isinstance(p, RepeatedCard)]
+    sentences = []
+    for problem in error.problems:
+        if isinstance(problem, RepeatedCard):
+            if clashes:
+                sentences.append("; ".join(clashes))
+                clashes = []
+        elif isinstance(problem, TooManyJokers):
+            sentences.append(
+                f"There are only {problem.limit} jokers in the deck; {_places(problem.places)}"
+            )
+        elif isinstance(problem, JokersNotDealt):
+            rows = dict.fromkeys(f"{place.name}'s {place.row}" for place in problem.places)
+            jokers = "joker" if len(problem.places) == 1 else "jokers"
+            sentences.append(
+                f"{game.name} is played without jokers; "
+                f"take the {jokers} out of {' and '.join(rows)}"
+            )
+        else:
+            sentences.append(str(problem))
+    return " ".join(sentence[:1].upper() + sentence[1:] + "." for sentence in sentences)
 
 
 def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> BoardSaved | None:
@@ -155,8 +210,8 @@ def record_board(
         mine = player_board(seat.name, board, fantasyland.get(seat.pk))
         result = score_board(game, mine, _boards_of(others, fantasyland))
     except OFCError as error:
-        raise Refused(str(error)[:1].upper() + str(error)[1:] + ".") from error
-    made, stayed = _claim(game, fantasyland.get(seat.pk), result.fantasyland)
+        raise Refused(refusal(game, error)) from error
+    made, stayed = _claim(game, fantasyland.get(seat.pk), result)
     entry, _ = Entry.objects.update_or_create(
         round=round_,
         seat=seat,
@@ -186,7 +241,7 @@ def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, Fantasyla
         entry.points = player.points
         entry.awaiting_total = False
         current = fantasyland.get(entry.seat_id)
-        entry.fantasyland_made, entry.fantasyland_stayed = _claim(game, current, player.fantasyland)
+        entry.fantasyland_made, entry.fantasyland_stayed = _claim(game, current, player)
         entry.save(
             update_fields=["points", "awaiting_total", "fantasyland_made", "fantasyland_stayed"]
         )

@@ -6,7 +6,7 @@ from django import template
 
 from scorekeeper.board_forms import Face, face
 from scorekeeper.models import Night, Round
-from scorekeeper.ofc import Card, OFCError, TableResult
+from scorekeeper.ofc import Card, OFCError, PlayerResult, RowResult, TableResult
 from scorekeeper.services.boards import round_table
 
 register = template.Library()
@@ -19,8 +19,16 @@ def cards_text(cards: Iterable[Card]) -> list[str]:
 
 
 @register.filter
-def card_face(code: str) -> Face:
-    return face(code)
+def row_faces(row: RowResult) -> list[Face]:
+    """A scored row's cards as played, each card a joker became marked ``wild``."""
+    wild = row.from_joker or (False,) * len(row.cards)
+    return [face(str(card), wild=joker) for card, joker in zip(row.cards, wild, strict=True)]
+
+
+@register.filter
+def joker_faces(player: PlayerResult) -> list[Face]:
+    """The cards a player's jokers became, marked ``wild``."""
+    return [face(str(card), wild=True) for row in player.rows for card in row.jokers]
 
 
 @register.simple_tag

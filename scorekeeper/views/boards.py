@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 
 from scorekeeper.board_forms import BoardForm, apply_pick, board_initial, picker
 from scorekeeper.games import game_for
+from scorekeeper.models import Seat
 from scorekeeper.services.boards import board_result, record_board, round_table, table_cards
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import playing_seats
@@ -22,7 +23,10 @@ def board_entry(request: HttpRequest, night_id: int, number: int, seat_id: int) 
     seat = get_object_or_404(night.seats, pk=seat_id)
     url = request.path
     chosen = None
-    if request.method == "POST" and ("add" in request.POST or "remove" in request.POST):
+    absent = _absence(seat, number)
+    if absent:
+        form = None  # not at the table this round: nothing to set, nothing to save
+    elif request.method == "POST" and ("add" in request.POST or "remove" in request.POST):
         # A picker tap without JavaScript: redraw with the card moved, save nothing.
         values = apply_pick(request.POST)
         chosen = values.pop("row")
@@ -53,7 +57,7 @@ def board_entry(request: HttpRequest, night_id: int, number: int, seat_id: int) 
 
     entries = list(round_.entries.select_related("seat", "entered_by"))
     entry = next((e for e in entries if e.seat_id == seat.pk), None)
-    if form is None:
+    if form is None and not absent:
         initial = {"round": number, "seat": seat.pk, **board_initial(entry and entry.board)}
         if entry is not None and entry.board and not entry.awaiting_total:
             initial["points"] = entry.points
@@ -69,7 +73,9 @@ def board_entry(request: HttpRequest, night_id: int, number: int, seat_id: int) 
         "entry": entry,
         "game": game,
         "form": form,
-        "picker": picker(form, game, used, jokers_used, chosen),
+        "picker": picker(form, game, used, jokers_used, chosen) if form else None,
+        "absent": absent,
+        "typed_open": request.method == "POST" and request.POST.get("typed") == "1",
         "result": board_result(night, round_, entry) if entry and entry.board else None,
         "table": round_table(night, round_) if round_.is_recorded else None,
         "typed": [e.seat.name for e in entries if not e.board],
@@ -79,3 +85,12 @@ def board_entry(request: HttpRequest, night_id: int, number: int, seat_id: int) 
         "mine": seat.user_id == request.user.pk,
     }
     return render(request, "scorekeeper/board.html", context)
+
+
+def _absence(seat: Seat, number: int) -> str:
+    """Why ``seat`` has no cards to set in round ``number``, or ""."""
+    if seat.last_round is not None and number > seat.last_round:
+        return f"{seat.name} has left the table."
+    if number < seat.first_round:
+        return f"{seat.name} joined the table in round {seat.first_round}."
+    return ""

@@ -33,6 +33,7 @@
       if (!inputs[row] || !rowEls[row]) return;
     }
     const hint = form.querySelector("[data-hint]");
+    const typedFlag = form.querySelector("[data-typed]");
     const defaultHint = hint ? hint.textContent : "";
     let held = null; // {card, from}: a deck card waiting for its row, or a placed card to move
 
@@ -205,7 +206,11 @@
       render();
     });
     form.addEventListener("input", (event) => {
-      if (event.target.matches("[data-row-text]")) { held = null; render(); }
+      if (!event.target.matches("[data-row-text]")) return;
+      // The text boxes were used: a refused save opens them again.
+      if (typedFlag) typedFlag.value = "1";
+      held = null;
+      render();
     });
     render();
   }

@@ -86,3 +86,19 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
         for total in ("+7", "+17", "−24"):
             expect(standings).to_contain_text(total)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_typed_cards_stay_in_view_after_a_refused_save(make_night, log_in_phone):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    bram = log_in_phone(User.objects.get(name="Bram"))
+    bram.goto(f"/nights/{night.pk}/rounds/1/cards/{night.seats.get(name='Bram').pk}/")
+    typed = bram.locator("details.typed")
+    typed.locator("summary").click()
+    # The same card twice in his own top, typed rather than tapped.
+    for row, cards in zip(("top", "middle", "bottom"), ("Kc Kc 7s", *BRAM[1:]), strict=True):
+        bram.fill(f"#id_{row}", cards)
+    save(bram)
+    expect(bram.get_by_role("alert").first).to_contain_text("Kc is in Bram's top twice.")
+    expect(typed).to_have_attribute("open", "")
+    expect(bram.locator("#id_top")).to_be_visible()
+    expect(bram.locator("#id_top")).to_have_value("Kc Kc 7s")

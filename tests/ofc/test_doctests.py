@@ -5,11 +5,11 @@ import doctest
 import pytest
 
 import scorekeeper.ofc
-from scorekeeper.ofc import cards, contract, evaluate, games, jokers, scoring
+from scorekeeper.ofc import cards, contract, evaluate, games, jokers, problems, scoring
 
 
 @pytest.mark.parametrize(
-    "module", [scorekeeper.ofc, cards, evaluate, games, jokers, scoring, contract]
+    "module", [scorekeeper.ofc, cards, evaluate, games, jokers, problems, scoring, contract]
 )
 def test_the_docstring_examples_hold(module):
     result = doctest.testmod(module)

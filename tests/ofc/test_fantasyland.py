@@ -4,7 +4,15 @@ from dataclasses import replace
 
 import pytest
 
-from scorekeeper.ofc import PRESETS, FantasylandState, OFCError, next_fantasyland, score_table
+from scorekeeper.ofc import (
+    PRESETS,
+    FantasylandState,
+    OFCError,
+    entry_option,
+    next_fantasyland,
+    score_board,
+    score_table,
+)
 
 from .util import board, filler
 
@@ -183,3 +191,25 @@ def test_a_stay_deals_the_presets_fixed_count(game, current, expected):
     assert next_fantasyland(PRESETS[game], FantasylandState(*current), stayed=True) == (
         FantasylandState(*expected)
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "top", "middle", "option"),
+    [
+        ("deuce", "KK", "9d 8d 6c 4d 3c", "kk+"),
+        ("deuce", "JJ", "7c 5d 4c 3d 2c", "wheel"),
+        ("deuce", "AA", "7c 5d 4c 3d 2c", "both"),
+        ("deuce", "QQ", "9d 8d 6c 4d 3c", None),
+        ("deuce", "AA", "Ks Kh 8c 7d 4c", None),  # the middle is no low: a foul
+        ("progressive", "AA", "4c 5d 6c 7d 8h", "aa"),
+        ("progressive", "trips", "4c 5d 6c 7d 8h", "trips"),
+        ("standard-nofl", "AA", "4c 5d 6c 7d 8h", None),
+    ],
+)
+def test_entry_option_names_the_way_in_a_board_made(game, top, middle, option):
+    rules = PRESETS[game]
+    result = score_board(rules, top_board(top, middle=middle))
+    made = entry_option(rules, result)
+    assert (made.id if made else None) == option
+    # The engine's own Fantasyland is that option's count.
+    assert result.fantasyland == (FantasylandState(made.cards) if made else None)

@@ -2,7 +2,16 @@
 
 import pytest
 
-from scorekeeper.ofc import PRESETS, OFCError, score_board, score_table
+from scorekeeper.ofc import (
+    PRESETS,
+    OFCError,
+    RepeatedCard,
+    Row,
+    TableError,
+    TooManyJokers,
+    score_board,
+    score_table,
+)
 
 from .util import board, filler
 
@@ -53,3 +62,36 @@ def test_an_incomplete_board_is_refused():
     short = board("Anna", "Qh Qc", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
     with pytest.raises(OFCError, match="top needs 3 cards, got 2"):
         score_board(PRESETS["standard"], short)
+
+
+def test_a_table_error_lists_every_problem_and_says_the_first_as_before():
+    anna = board("Anna", "Qh Qc JK", "Ts Js Qd Kc Ah", "7d 7c 7s JK 2s")
+    bram = board("Bram", "JK JK Qh", "3s 3h 4d 4c 8s", "Ks Kh Kd 6c Ah")
+    with pytest.raises(TableError) as caught:
+        score_board(PRESETS["jokers"], bram, [anna])
+    # The message is the first problem in the engine's words, as the contract has it.
+    assert str(caught.value) == "player 2 (Bram), top: there are only 2 jokers"
+    jokers, queen, ace = caught.value.problems
+    assert isinstance(jokers, TooManyJokers) and jokers.limit == 2
+    assert [str(place) for place in jokers.places] == [
+        "Anna top",
+        "Anna bottom",
+        "Bram top",
+        "Bram top",
+    ]
+    assert isinstance(queen, RepeatedCard) and str(queen.card) == "Qh"
+    assert [str(place) for place in queen.places] == ["Anna top", "Bram top"]
+    assert isinstance(ace, RepeatedCard)
+    assert [(place.seat, place.name, place.row) for place in ace.places] == [
+        (1, "Anna", Row.MIDDLE),
+        (2, "Bram", Row.BOTTOM),
+    ]
+
+
+def test_a_row_says_which_of_its_cards_a_joker_became():
+    anna = board("Anna", "Qs JK Qd", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h")
+    result = score_board(PRESETS["jokers"], anna)
+    assert [str(card) for card in result.top.cards] == ["Qs", "Qh", "Qd"]
+    assert result.top.from_joker == (False, True, False)
+    assert result.middle.from_joker == (False,) * 5
+    assert result.bottom.from_joker == (False, False, False, True, False)
