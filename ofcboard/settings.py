@@ -151,9 +151,15 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# An out-of-date form (a new login in another tab) gets a page in plain words.
+CSRF_FAILURE_VIEW = "scorekeeper.views.errors.csrf_failure"
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
+if TABLE_MODE:
+    # Browsers ignore (and complain about) this header on plain HTTP.
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 if not DEBUG and not TABLE_MODE:
     # Behind a TLS proxy in production; the table's Wi-Fi has no certificate.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

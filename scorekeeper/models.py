@@ -134,6 +134,14 @@ class Night(models.Model):
     def is_over(self) -> bool:
         return self.ended_at is not None
 
+    def is_at_table(self, user: "User", seats: "list[Seat] | None" = None) -> bool:
+        """Whoever started the night or sits at it now may change the table itself
+        (rounds, seats, its end); other members follow along. `seats` saves a query."""
+        if self.started_by_id == user.pk:
+            return True
+        seats = list(self.seats.all()) if seats is None else seats
+        return any(seat.user_id == user.pk and seat.last_round is None for seat in seats)
+
     @property
     def game_title(self) -> str:
         return PRESETS[self.game].name

@@ -96,9 +96,10 @@ def test_the_poll_answers_204_when_nothing_changed(client, make_night):
     url = reverse("night_live", args=[night.pk])
     night.refresh_from_db()
     seen = night.version
-    assert client.get(url, {"v": seen, "r": 1}).status_code == 204
+    anna = night.seats.get(name="Anna").pk
+    assert client.get(url, {"v": seen, "r": 1, "s": anna}).status_code == 204
     play(night, {"Bram": 4})
-    response = client.get(url, {"v": seen, "r": 1})
+    response = client.get(url, {"v": seen, "r": 1, "s": anna})
     assert response.status_code == 200
     assert "+4" in response.content.decode()
     assert 'id="entry-form"' not in response.content.decode()  # same round: form untouched
@@ -283,3 +284,53 @@ def test_starting_a_second_night_warns_and_needs_the_box_ticked(client, make_nig
     assert Night.objects.count() == 1
     client.post(url, {**form, "beside_running": "on"})
     assert Night.objects.count() == 2
+
+
+def test_the_poll_takes_the_form_away_from_a_player_who_left(client, make_night):
+    from scorekeeper.services.seats import leave_seat
+
+    night = make_night()
+    play(night, {"Anna": 1, "Bram": 1, "Chris": -2})  # Chris has played, so his seat stays
+    chris = night.seats.get(name="Chris")
+    as_user(client, "Chris")
+    leave_seat(night=night, seat=chris, by=User.objects.get(name="Anna"))
+    response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 2, "s": chris.pk})
+    body = response.content.decode()
+    assert 'id="entry-form" hx-swap-oob="true"' in body
+    assert "You are not seated in this round" in body
+    assert 'id="actions" hx-swap-oob="true"' in body
+    assert "End the night" not in body
+
+
+def test_a_refused_save_from_someone_not_seated_says_why(client, make_night):
+    from scorekeeper.services.seats import leave_seat
+
+    night = make_night()
+    play(night, {"Anna": 1, "Bram": 1, "Chris": -2})
+    chris = night.seats.get(name="Chris")
+    leave_seat(night=night, seat=chris, by=User.objects.get(name="Anna"))
+    response = post_entry(as_user(client, "Chris"), night, "Chris", 3, number=2, htmx=True)
+    assert "Chris is not playing this round" in response.content.decode()
+
+
+def test_a_guests_total_can_be_changed_by_anyone_seated(client, make_night):
+    night = make_night(("Anna", "Bram"), guests=("Gus",))
+    post_entry(as_user(client, "Anna"), night, "Gus", -5)
+    body = as_user(client, "Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
+    gus = night.seats.get(name="Gus").pk
+    assert f"?for={gus}#entry-form" in body and "Change Gus's total" in body
+    post_entry(client, night, "Gus", -7)
+    assert Entry.objects.get(seat__name="Gus").points == -7
+
+
+def test_an_out_of_date_form_gets_a_plain_page(make_night):
+    from django.test import Client
+
+    night = make_night(("Anna", "Bram"))
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(User.objects.get(name="Anna"))
+    response = client.post(reverse("night_end", args=[night.pk]))
+    assert response.status_code == 403
+    assert "This page was out of date" in response.content.decode()
+    night.refresh_from_db()
+    assert not night.is_over

@@ -37,8 +37,7 @@ def lock_for_table_change(night: Night, by: User) -> Night:
     """Lock the night for a change to the table itself (rounds, seats, its end), which
     only someone at the table, or whoever started the night, may make."""
     night = lock_night(night)
-    at_table = night.seats.filter(user=by, last_round__isnull=True).exists()
-    if not at_table and night.started_by_id != by.pk:
+    if not night.is_at_table(by):
         raise Refused("Only the players at this table can change the night.")
     return night
 

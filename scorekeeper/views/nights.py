@@ -103,11 +103,7 @@ def _night_context(
         "entry_form": entry_form,
         "group": night.group,
         # Only the table changes the table (services check it too); others follow along.
-        "at_table": night.started_by_id == request.user.pk
-        or any(
-            line.seat.user_id == request.user.pk and line.seat.last_round is None
-            for line in state.seats
-        ),
+        "at_table": night.is_at_table(request.user, [line.seat for line in state.seats]),
         "chart": night_chart(night),
     }
 
@@ -135,7 +131,12 @@ def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
     round_now = context["state"].round
     context["oob_head"] = True
     # Replace the entry form only when a new round opened, never under someone's thumb.
-    context["oob_form"] = request.GET.get("r", "") != str(round_now.number if round_now else "")
+    mine = context["mine"]
+    context["oob_form"] = (
+        request.GET.get("r", "") != str(round_now.number if round_now else "")
+        # ...or when this phone's player sat down or left the table.
+        or request.GET.get("s", "") != str(mine.seat.pk if mine else "")
+    )
     return render(request, "scorekeeper/night.html#live", context)
 
 
@@ -211,9 +212,13 @@ def night_rounds(request: HttpRequest, night_id: int) -> HttpResponse:
         .order_by("-number")
     )
     seats = list(night.seats.all())
-    return render(
-        request, "scorekeeper/rounds.html", {"night": night, "rounds": rounds, "seats": seats}
-    )
+    context = {
+        "night": night,
+        "rounds": rounds,
+        "seats": seats,
+        "at_table": night.is_at_table(request.user, seats),
+    }
+    return render(request, "scorekeeper/rounds.html", context)
 
 
 def _run(

@@ -65,7 +65,10 @@
       : "Not saved: no connection. Check the Wi-Fi and tap Save again.");
   });
   document.addEventListener("htmx:responseError", (event) => {
-    showProblem(event.detail.elt, "Not saved: the server had a problem. Tap Save again.");
+    const outOfDate = event.detail.xhr && event.detail.xhr.status === 403;
+    showProblem(event.detail.elt, outOfDate
+      ? "Not saved: this page is out of date (a new login?). Reload the page and save again."
+      : "Not saved: the server had a problem. Tap Save again.");
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;
