@@ -4,10 +4,15 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API keeps an event loop running in the test thread; the tests
 # only touch the database between browser steps, never concurrently with it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Two phones' polls (every 2 s) may queue behind a busy CI machine: wait up to 10 s
+# for what a person would see, rather than the default 5.
+expect.set_options(timeout=10_000)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
