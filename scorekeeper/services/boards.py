@@ -47,7 +47,7 @@ from scorekeeper.ofc import (
 from scorekeeper.ofc.scoring import ROWS
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import bump_version, check_points, fantasyland_of
-from scorekeeper.services.rounds import close_round_if_complete, entry_slot
+from scorekeeper.services.rounds import close_round_if_complete, entry_slot, recorded_entry
 
 # {"top": ["Qh", "Qc", "3d"], "middle": [...], "bottom": [...]}, canonical card text.
 Board = dict[str, list[str]]
@@ -151,9 +151,7 @@ def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> Board
         cards = parse_board(board)
     except OFCError:
         return None
-    entry = Entry.objects.filter(
-        round__night=night, round__number=number, round__recorded_at__isnull=False, seat=seat
-    ).first()
+    entry = recorded_entry(night, number, seat)
     if entry is None or entry.board != cards:
         return None
     game = game_for(night.game, night.rules)

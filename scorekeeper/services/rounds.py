@@ -118,8 +118,8 @@ def record_entry(
         slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
         # A retry whose first try went through (the answer was lost on the Wi-Fi).
-        already = _recorded_entry(night, round_number, seat, points)
-        if already is None:
+        already = recorded_entry(night, round_number, seat)
+        if already is None or already.points != points:
             raise
         return EntryResult(already, round_recorded=False)
     night, round_, existing = slot.night, slot.round, slot.existing
@@ -161,13 +161,11 @@ def record_entry(
     return EntryResult(entry, round_recorded=recorded)
 
 
-def _recorded_entry(night: Night, number: int, seat: Seat, points: int) -> Entry | None:
+def recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
+    """The seat's entry in round `number` if that round went through: what a retry whose
+    first try succeeded (the answer lost on the Wi-Fi) is compared with."""
     return Entry.objects.filter(
-        round__night=night,
-        round__number=number,
-        round__recorded_at__isnull=False,
-        seat=seat,
-        points=points,
+        round__night=night, round__number=number, round__recorded_at__isnull=False, seat=seat
     ).first()
 
 
