@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import chart, formatting, settlement, table
+from scorekeeper import button, chart, formatting, settlement
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
     [
         "scorekeeper.ofc",
         "scorekeeper.ofc.contract",
-        "scorekeeper.table",
+        "scorekeeper.button",
         "scorekeeper.settlement",
         "scorekeeper.chart",
         "scorekeeper.formatting",
@@ -34,7 +34,7 @@ def test_importing_a_pure_module_imports_no_django(module):
     subprocess.run([sys.executable, "-I", "-c", code], check=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("module", [table, settlement, chart, formatting])
+@pytest.mark.parametrize("module", [button, settlement, chart, formatting])
 def test_the_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from scorekeeper.button import next_dealer
 from scorekeeper.games import game_for
 from scorekeeper.models import Entry, Night, Round, RoundEdit, Seat, User
 from scorekeeper.ofc import FantasylandState, next_fantasyland
@@ -20,7 +21,6 @@ from scorekeeper.services.nights import (
     open_round,
     playing_seats,
 )
-from scorekeeper.table import next_dealer
 
 
 @dataclass(frozen=True)

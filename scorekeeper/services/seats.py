@@ -2,6 +2,7 @@
 
 from django.db import transaction
 
+from scorekeeper.button import at_or_after, next_dealer
 from scorekeeper.games import game_for
 from scorekeeper.models import Group, Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
@@ -11,7 +12,6 @@ from scorekeeper.services.nights import (
     open_round,
     playing_seats,
 )
-from scorekeeper.table import at_or_after, next_dealer
 
 
 def _refuse_mid_round(round_: Round | None, what: str) -> None:
