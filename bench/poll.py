@@ -80,16 +80,16 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     night, user = build_night()
     # What a seated phone sends: the version, round and seat it last saw.
-    seen = {"r": ROUNDS + 1, "s": night.seats.get(user=user).pk}
+    seen = {"round": ROUNDS + 1, "seat": night.seats.get(user=user).pk}
     client = Client()
     client.force_login(user)
     live = f"/nights/{night.pk}/live/"
     rows = [
         (
             "poll, nothing changed (204)",
-            per_second(client, live, {"v": night.version, **seen}, 204),
+            per_second(client, live, {"version": night.version, **seen}, 204),
         ),
-        ("poll, something changed", per_second(client, live, {"v": 0, **seen}, 200)),
+        ("poll, something changed", per_second(client, live, {"version": 0, **seen}, 200)),
         ("full night page", per_second(client, f"/nights/{night.pk}/", {}, 200)),
     ]
     print(f"Night page polling, {ROUNDS} rounds played, {REQUESTS} requests each")

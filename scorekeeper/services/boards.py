@@ -25,32 +25,30 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.games import game_for
-from scorekeeper.models import Entry, Night, Round, Seat, User
+from scorekeeper.models import Board, Entry, Night, Round, Seat, User, parse_board, player_board
 from scorekeeper.ofc import (
+    ROWS,
     FantasylandState,
     Game,
     JokersNotDealt,
     OFCError,
     Place,
-    PlayerBoard,
     PlayerResult,
     RepeatedCard,
     TableError,
-    TableResult,
     TooManyJokers,
     entry_option,
-    parse_cards,
     score_board,
     score_table,
 )
-from scorekeeper.ofc.scoring import ROWS
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.nights import bump_version, check_points, fantasyland_of
-from scorekeeper.services.rounds import close_round_if_complete, entry_slot, recorded_entry
-
-# {"top": ["Qh", "Qc", "3d"], "middle": [...], "bottom": [...]}, canonical card text.
-Board = dict[str, list[str]]
+from scorekeeper.services.locks import bump_version
+from scorekeeper.services.rounds import (
+    check_points,
+    close_round_if_complete,
+    entry_slot,
+    recorded_entry,
+)
 
 
 @dataclass(frozen=True)
@@ -58,24 +56,6 @@ class BoardSaved:
     entry: Entry
     result: PlayerResult  # the board on its own: rows, royalties, foul, Fantasyland
     round_recorded: bool
-
-
-def parse_board(rows: dict[str, str | list[str]]) -> Board:
-    """Card text per row (any accepted notation) -> a board of canonical cards.
-
-    >>> parse_board({"top": "qh QC 10d", "middle": [], "bottom": "ah"})
-    {'top': ['Qh', 'Qc', 'Td'], 'middle': [], 'bottom': ['Ah']}
-
-    Raises :class:`OFCError` for text that is not a card.
-    """
-    return {row.value: [str(card) for card in parse_cards(rows.get(row.value, ""))] for row in ROWS}
-
-
-def player_board(
-    name: str, board: Board, fantasyland: FantasylandState | None = None
-) -> PlayerBoard:
-    """A stored board as the engine's :class:`PlayerBoard`."""
-    return PlayerBoard.parse(name, board["top"], board["middle"], board["bottom"], fantasyland)
 
 
 def _check_complete(board: Board) -> None:
@@ -154,18 +134,8 @@ def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> Board
     entry = recorded_entry(night, number, seat)
     if entry is None or entry.board != cards:
         return None
-    game = game_for(night.game, night.rules)
-    result = score_board(game, player_board(seat.name, cards))
+    result = score_board(night.game_rules, player_board(seat.name, cards))
     return BoardSaved(entry, result, round_recorded=False)
-
-
-def _boards_of(
-    entries: Iterable[Entry], fantasyland: dict[int, FantasylandState]
-) -> list[PlayerBoard]:
-    return [
-        player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
-        for entry in entries
-    ]
 
 
 @transaction.atomic
@@ -196,7 +166,7 @@ def record_board(
             raise
         return saved
     round_, game = slot.round, slot.game
-    fantasyland = fantasyland_of(round_)
+    fantasyland = round_.fantasyland_seats
     others = list(
         round_.entries.filter(board__isnull=False)
         .exclude(seat=seat)
@@ -206,7 +176,7 @@ def record_board(
     try:
         board = parse_board(board)
         mine = player_board(seat.name, board, fantasyland.get(seat.pk))
-        result = score_board(game, mine, _boards_of(others, fantasyland))
+        result = score_board(game, mine, round_.player_boards(others))
     except OFCError as error:
         raise Refused(refusal(game, error)) from error
     made, stayed = _claim(game, fantasyland.get(seat.pk), result)
@@ -234,7 +204,7 @@ def record_board(
 def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, FantasylandState]) -> None:
     """Every seat set its cards: the engine's totals and Fantasyland replace any typed."""
     entries = list(round_.entries.select_related("seat").order_by("seat__position"))
-    table = score_table(game, _boards_of(entries, fantasyland))
+    table = score_table(game, round_.player_boards(entries))
     for entry, player in zip(entries, table.players, strict=True):
         entry.points = player.points
         entry.awaiting_total = False
@@ -243,45 +213,3 @@ def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, Fantasyla
         entry.save(
             update_fields=["points", "awaiting_total", "fantasyland_made", "fantasyland_stayed"]
         )
-
-
-# Reads: what the pages show about boards.
-
-
-def board_result(night: Night, round_: Round, entry: Entry) -> PlayerResult:
-    """One saved board on its own, jokers shown against the other boards of its round."""
-    game = game_for(night.game, night.rules)
-    fantasyland = fantasyland_of(round_)
-    others = [
-        other for other in round_.entries.all() if other.board and other.seat_id != entry.seat_id
-    ]
-    mine = player_board(entry.seat.name, entry.board, fantasyland.get(entry.seat_id))
-    return score_board(game, mine, _boards_of(others, fantasyland))
-
-
-def round_table(night: Night, round_: Round) -> TableResult | None:
-    """The engine's count of a round in which every seat set its cards, else None.
-
-    Uses the round's prefetched entries (with their seats) when there are any.
-    """
-    entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
-    if len(entries) < 2 or not all(entry.board for entry in entries):
-        return None
-    game = game_for(night.game, night.rules)
-    return score_table(game, _boards_of(entries, fantasyland_of(round_)))
-
-
-def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:
-    """What other seats already set in this round: card -> whose row holds it, and
-    how many jokers they hold."""
-    used: dict[str, str] = {}
-    jokers = 0
-    others = round_.entries.filter(board__isnull=False).exclude(seat=seat).select_related("seat")
-    for entry in others:
-        for row in ROWS:
-            for card in entry.board[row.value]:
-                if card == "JK":
-                    jokers += 1
-                else:
-                    used[card] = f"{entry.seat.name} {row}"
-    return used, jokers

@@ -6,6 +6,7 @@ from django.utils import timezone
 from scorekeeper.models import Group, Membership, User, new_invite_token
 from scorekeeper.names import suggest_alternative
 from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.locks import lock_group
 
 
 class NameTaken(Refused):
@@ -65,7 +66,7 @@ def join_group(*, group: Group, user: User) -> Membership:
 @transaction.atomic
 def leave_group(*, group: Group, user: User) -> None:
     """Leave; refused while seated at a night still running, whose page would vanish."""
-    Group.objects.select_for_update().filter(pk=group.pk).first()  # see seats.add_seat
+    lock_group(group.pk)  # nobody is seated in the instant they leave (seats.add_seat)
     seated = group.nights.filter(
         ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
     )

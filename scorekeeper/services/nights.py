@@ -1,23 +1,18 @@
-"""A night at the table: starting it, ending it, and what every write of it shares.
+"""Starting a night and ending it.
 
-Every write locks the night's row first, so phones that save at the same instant
-queue behind each other: each entry counts once and a round goes through once.
-Entries and rounds are in :mod:`.rounds`, seats coming and going in :mod:`.seats`.
+Entries and rounds are in :mod:`.rounds`, seats coming and going in :mod:`.seats`,
+the locks every write takes in :mod:`.locks`.
 """
 
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from scorekeeper.games import HOUSE_RULES, game_for
 from scorekeeper.models import Group, Night, Round, Seat, User
-from scorekeeper.ofc import FantasylandState
-from scorekeeper.ofc.games import PRESETS
+from scorekeeper.ofc import HOUSE_RULES, PRESETS, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
-
-MAX_POINTS = 999
+from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
 
 
 @dataclass(frozen=True)
@@ -26,51 +21,6 @@ class SeatRequest:
 
     user: User | None = None
     guest_name: str = ""
-
-
-def lock_night(night: Night) -> Night:
-    """The night read again with its row locked until the transaction ends."""
-    return Night.objects.select_for_update().get(pk=night.pk)
-
-
-def lock_for_table_change(night: Night, by: User) -> Night:
-    """Lock the night for a change to the table itself (rounds, seats, its end), which
-    only someone at the table, or whoever started the night, may make."""
-    night = lock_night(night)
-    if not night.is_at_table(by):
-        raise Refused("Only the players at this table can change the night.")
-    return night
-
-
-def bump_version(night: Night) -> None:
-    """Something changed: the phones' next poll gets the page again."""
-    Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
-
-
-def fantasyland_of(round_: Round) -> dict[int, FantasylandState]:
-    """Who plays ``round_`` in Fantasyland, by seat id."""
-    return {int(seat_id): FantasylandState(*value) for seat_id, value in round_.fantasyland.items()}
-
-
-def open_round(night: Night) -> Round | None:
-    """The round being played, with its dealer, or None once the night is over."""
-    return (
-        night.rounds.filter(recorded_at__isnull=True)
-        .select_related("dealer")
-        .order_by("-number")
-        .first()
-    )
-
-
-def playing_seats(night: Night, number: int) -> list[Seat]:
-    """The seats dealt into round ``number``, in clockwise order."""
-    return [seat for seat in night.seats.all() if seat.plays(number)]
-
-
-def check_points(points: int) -> None:
-    """Refuse a total no hand can come to."""
-    if not -MAX_POINTS <= points <= MAX_POINTS:
-        raise Refused(f"A total must be between -{MAX_POINTS} and {MAX_POINTS}.")
 
 
 @transaction.atomic
@@ -91,7 +41,7 @@ def start_night(
     A night already running in the group is usually the same table tapped twice, so a
     second one needs `beside_running` (a second table the same evening).
     """
-    Group.objects.select_for_update().filter(pk=group.pk).first()  # one start at a time
+    lock_group(group.pk)  # one start at a time
     running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
     if running is not None and not beside_running:
         by = running.started_by.name if running.started_by else "someone"
@@ -102,7 +52,7 @@ def start_night(
     if game_id not in PRESETS:
         raise Refused("Pick one of the games on the list.")
     _check_house_rules(rules)
-    game = game_for(game_id, rules)
+    game = PRESETS[game_id].with_house_rules(rules)
     if not game.min_players <= len(seats) <= game.max_players:
         raise Refused(
             f"{game.name} takes {game.min_players} to {game.max_players} players, got {len(seats)}."
@@ -146,15 +96,19 @@ def start_night(
     return night
 
 
+_KIND_REFUSALS = {
+    RuleKind.SWITCH: "{name} is on or off.",
+    RuleKind.LIMIT: "Stays in a row must be a whole number, or none.",
+}
+
+
 def _check_house_rules(rules: dict) -> None:
     for name, value in rules.items():
-        if name not in HOUSE_RULES:
+        kind = HOUSE_RULES.get(name)
+        if kind is None:
             raise Refused(f"{name} is not a house rule.")
-        if name == "stay_limit":
-            if value is not None and (type(value) is not int or value < 0):
-                raise Refused("Stays in a row must be a whole number, or none.")
-        elif type(value) is not bool:
-            raise Refused(f"{name} is on or off.")
+        if not kind.accepts(value):
+            raise Refused(_KIND_REFUSALS[kind].format(name=name))
 
 
 @transaction.atomic

@@ -3,9 +3,9 @@
 from django.db import transaction
 
 from scorekeeper.models import Night, Payment, Seat, User
-from scorekeeper.night_results import settlement_payments
+from scorekeeper.reads.results import settlement_payments
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.nights import lock_night
+from scorekeeper.services.locks import lock_night
 
 
 @transaction.atomic

@@ -7,20 +7,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper.button import next_dealer
-from scorekeeper.games import game_for
-from scorekeeper.models import Entry, Night, Round, RoundEdit, Seat, User
-from scorekeeper.ofc import FantasylandState, next_fantasyland
-from scorekeeper.ofc.games import Game
-from scorekeeper.services.errors import Refused
-from scorekeeper.services.nights import (
-    bump_version,
-    check_points,
-    fantasyland_of,
-    lock_for_table_change,
-    lock_night,
-    open_round,
-    playing_seats,
+from scorekeeper.formatting import describe_difference
+from scorekeeper.models import (
+    MAX_POINTS,
+    Entry,
+    Night,
+    Round,
+    RoundEdit,
+    Seat,
+    User,
+    points_in_range,
 )
+from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_night
 
 
 @dataclass(frozen=True)
@@ -49,13 +49,10 @@ def _check_fantasyland_claim(
             )
 
 
-def _may_enter_for(seat: Seat, by: User, playing: list[Seat], existing: Entry | None) -> None:
-    if seat.user_id == by.pk:
-        return
-    if not any(other.user_id == by.pk for other in playing):
-        raise Refused("Only players seated in this round can enter totals.")
-    if existing is not None and not seat.is_guest and existing.entered_by_id != by.pk:
-        raise Refused(f"{seat.name} already has an entry; only they can change it.")
+def check_points(points: int) -> None:
+    """Refuse a total no hand can come to."""
+    if not points_in_range(points):
+        raise Refused(f"A total must be between -{MAX_POINTS} and {MAX_POINTS}.")
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
     night = lock_night(night)
     if night.is_over:
         raise Refused("This night is over; no more rounds.")
-    round_ = open_round(night)
+    round_ = night.open_round()
     if round_ is None or round_.number != round_number:
         if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
             raise Refused(
@@ -88,12 +85,14 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
             f"Round {round_number} is not open any more: the table is on round "
             f"{round_.number if round_ else '?'} now. Check your total there."
         )
-    playing = playing_seats(night, round_.number)
+    playing = night.playing_seats(round_.number)
     if seat.night_id != night.pk or seat not in playing:
         raise Refused(f"{seat.name} is not playing this round.")
     existing = Entry.objects.filter(round=round_, seat=seat).first()
-    _may_enter_for(seat, entered_by, playing, existing)
-    return EntrySlot(night, round_, playing, game_for(night.game, night.rules), existing)
+    refusal = seat.entry_refusal(entered_by, playing, existing)
+    if refusal:
+        raise Refused(refusal)
+    return EntrySlot(night, round_, playing, night.game_rules, existing)
 
 
 @transaction.atomic
@@ -124,7 +123,7 @@ def record_entry(
         return EntryResult(already, round_recorded=False)
     night, round_, existing = slot.night, slot.round, slot.existing
     game = slot.game
-    current = fantasyland_of(round_).get(seat.pk)
+    current = round_.fantasyland_seats.get(seat.pk)
     _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
     if board is None and existing is not None and existing.board:
         # The cards stay to check the total, and Fantasyland comes from them.
@@ -179,7 +178,7 @@ def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], ga
     round_.recorded_sum = 0
     round_.save(update_fields=["recorded_at", "recorded_sum"])
 
-    current = fantasyland_of(round_)
+    current = round_.fantasyland_seats
     upcoming: dict[int, FantasylandState] = {}
     for seat in playing:
         entry = entries[seat.pk]
@@ -199,7 +198,7 @@ def _open_next_round(
     night: Night, previous: Round, upcoming: dict[int, FantasylandState], game: Game
 ) -> Round:
     number = previous.number + 1
-    seats = playing_seats(night, number)
+    seats = night.playing_seats(number)
     upcoming = {
         seat_id: value
         for seat_id, value in upcoming.items()
@@ -261,7 +260,7 @@ def undo_last_round(*, night: Night, by: User) -> Round:
     night = lock_for_table_change(night, by)
     if night.is_over:
         raise Refused("This night is over.")
-    current = open_round(night)
+    current = night.open_round()
     last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
     if last is None:
         raise Refused("No round has gone through yet.")
@@ -278,9 +277,3 @@ def undo_last_round(*, night: Night, by: User) -> Round:
     RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
     bump_version(night)
     return last
-
-
-def describe_difference(total: int) -> str:
-    """ "3 points too many" for a sum of +3; "1 point too few" for -1."""
-    unit = "point" if abs(total) == 1 else "points"
-    return f"{abs(total)} {unit} too {'many' if total > 0 else 'few'}"

@@ -3,15 +3,9 @@
 from django.db import transaction
 
 from scorekeeper.button import at_or_after, next_dealer
-from scorekeeper.games import game_for
-from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
-from scorekeeper.services.nights import (
-    bump_version,
-    lock_for_table_change,
-    open_round,
-    playing_seats,
-)
+from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
 
 
 def _refuse_mid_round(round_: Round | None, what: str) -> None:
@@ -27,19 +21,19 @@ def add_seat(
     night = lock_for_table_change(night, by)
     if night.is_over:
         raise Refused("This night is over.")
-    round_ = open_round(night)
-    game = game_for(night.game, night.rules)
+    round_ = night.open_round()
+    game = night.game_rules
     number = round_.number if round_ is not None else 1
     if round_ is not None and round_.entries.exists():
         number += 1  # this hand is already being counted: dealt in from the next one
-    seated = playing_seats(night, number)
+    seated = night.playing_seats(number)
     if len(seated) >= game.max_players:
         raise Refused(f"{game.name} takes at most {game.max_players} players.")
     # Someone coming back gets their own seat again: the same member, or the same guest.
     if user is not None:
         # Locked like leave_group, so nobody is seated in the instant they leave the group.
-        Group.objects.select_for_update().filter(pk=night.group_id).first()
-        if not night.group.memberships.filter(user=user, left_at=None).exists():
+        lock_group(night.group_id)
+        if not night.group.has_member(user):
             raise Refused(f"{user.name} is not in this group.")
         name = user.name
         earlier = night.seats.filter(user=user).first()
@@ -86,10 +80,10 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
     night = lock_for_table_change(night, by)
     if night.is_over:
         raise Refused("This night is over.")
-    round_ = open_round(night)
+    round_ = night.open_round()
     _refuse_mid_round(round_, f"{seat.name} can leave")
     number = round_.number
-    playing = playing_seats(night, number)
+    playing = night.playing_seats(number)
     if seat not in playing:
         raise Refused(f"{seat.name} is not at the table.")
     if len(playing) <= 2:
@@ -119,6 +113,6 @@ def _dealer_without(night: Night, round_: Round, remaining: list[Seat], fantasyl
             previous.dealer.position,
             fantasyland_next=bool(fantasyland),
             fantasyland_this=bool(previous.fantasyland),
-            hold=game_for(night.game, night.rules).hold_button,
+            hold=night.game_rules.hold_button,
         )
     return next(seat for seat in remaining if seat.position == position)

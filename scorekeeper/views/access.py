@@ -1,10 +1,23 @@
-"""Every group page looks its object up through the user's own groups, so a stranger
-gets the same 404 as for something that does not exist."""
+"""Who may see what: every group page looks its object up through the user's own
+groups, so a stranger gets the same 404 as for something that does not exist.
+
+The request types say what a view may rely on: a logged-in user (``login_required``),
+and with django-htmx's middleware, ``request.htmx``.
+"""
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django_htmx.middleware import HtmxDetails
 
-from scorekeeper.models import Group, Night
+from scorekeeper.models import Group, Night, User
+
+
+class AuthenticatedRequest(HttpRequest):
+    user: User
+
+
+class HtmxHttpRequest(AuthenticatedRequest):
+    htmx: HtmxDetails
 
 
 def member_group(request: HttpRequest, group_id: int) -> Group:

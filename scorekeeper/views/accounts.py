@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from scorekeeper.forms import LoginForm, SignUpForm
+from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 

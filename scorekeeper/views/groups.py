@@ -2,29 +2,28 @@
 
 import re
 
-import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import queries
-from scorekeeper.forms import GroupForm, LoginForm, SignUpForm
+from scorekeeper.forms.accounts import LoginForm, SignUpForm
+from scorekeeper.forms.groups import GroupForm
 from scorekeeper.models import Group
+from scorekeeper.reads.groups import current_members, group_nights, member_sentence, qr_svg
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import member_group
+from scorekeeper.views.access import AuthenticatedRequest, member_group
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 @require_GET
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthenticatedRequest) -> HttpResponse:
     my_groups = Group.objects.for_member(request.user).order_by("name")
     if len(my_groups) == 1 and "stay" not in request.GET:
         return redirect("group_detail", group_id=my_groups[0].pk)
@@ -33,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def group_create(request: HttpRequest) -> HttpResponse:
+def group_create(request: AuthenticatedRequest) -> HttpResponse:
     form = GroupForm(request.POST)
     if form.is_valid():
         try:
@@ -48,36 +47,24 @@ def group_create(request: HttpRequest) -> HttpResponse:
     return render(request, "scorekeeper/home.html", {"groups": groups, "form": form})
 
 
-def invite_url(request: HttpRequest, group: Group) -> str:
-    return request.build_absolute_uri(reverse("join", args=[group.invite_token]))
-
-
-def qr_svg(url: str) -> str:
-    # Dark on white whatever the theme: phone cameras read that best.
-    svg = segno.make(url, error="m").svg_inline(
-        scale=5, border=2, dark="#000", light="#fff", svgclass="qr", title="Invitation link"
-    )
-    return mark_safe(svg)
-
-
 @require_GET
 @login_required
-def group_detail(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    link = invite_url(request, group)
+    link = group.invite_url(request.build_absolute_uri("/"))
     context = {
         "group": group,
-        "members": queries.current_members(group),
+        "members": current_members(group),
         "invite_url": link,
         "qr": qr_svg(link),
-        **queries.group_nights_context(group),
+        **group_nights(group),
     }
     return render(request, "scorekeeper/group.html", context)
 
 
 @require_POST
 @login_required
-def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     group_services.replace_invite_link(group=group)
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
@@ -85,7 +72,7 @@ def group_new_link(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     try:
         group_services.leave_group(group=group, user=request.user)
@@ -137,7 +124,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
     context = {
         "group": group,
-        "member_sentence": queries.member_sentence(group),
+        "member_sentence": member_sentence(group),
         "signup_form": signup_form,
         "login_form": login_form,
         "show_login": action == "login" or request.GET.get("login") == "1",

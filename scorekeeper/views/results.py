@@ -1,33 +1,27 @@
 """The end of the night: the settlement, the group's history, and the exports."""
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper import exports
 from scorekeeper.formatting import money
-from scorekeeper.group_history import group_table, player_history
+from scorekeeper.forms.payments import PaymentForm
 from scorekeeper.models import Group, Night, Payment, User
-from scorekeeper.night_results import night_results, share_text
+from scorekeeper.reads import exports
+from scorekeeper.reads.history import group_table, player_history
+from scorekeeper.reads.results import night_results, share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import member_group, member_night
-
-
-class PaymentForm(forms.Form):
-    payer = forms.IntegerField(min_value=1)
-    payee = forms.IntegerField(min_value=1)
-    cents = forms.IntegerField(min_value=1)
+from scorekeeper.views.access import AuthenticatedRequest, member_group, member_night
 
 
 @require_GET
 @login_required
-def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
+def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
@@ -37,18 +31,18 @@ def night_settle(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def payment_mark(request: HttpRequest, night_id: int) -> HttpResponse:
+def payment_mark(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    form = PaymentForm(request.POST)
+    form = PaymentForm(request.POST, night=night)
     if not form.is_valid():
-        messages.error(request, "That payment could not be read. Try again.")
+        if "payer" in form.errors or "payee" in form.errors:
+            messages.error(request, "That payment is not between players of this night.")
+        else:
+            messages.error(request, "That payment could not be read. Try again.")
         return redirect("night_settle", night_id=night.pk)
-    payer = night.seats.filter(pk=form.cleaned_data["payer"]).first()
-    payee = night.seats.filter(pk=form.cleaned_data["payee"]).first()
+    payer, payee = form.cleaned_data["payer"], form.cleaned_data["payee"]
     cents = form.cleaned_data["cents"]
     try:
-        if payer is None or payee is None:
-            raise Refused("That payment is not between players of this night.")
         payment_services.mark_paid(
             night=night, payer=payer, payee=payee, cents=cents, marked_by=request.user
         )
@@ -62,7 +56,7 @@ def payment_mark(request: HttpRequest, night_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def payment_undo(request: HttpRequest, night_id: int, payment_id: int) -> HttpResponse:
+def payment_undo(request: AuthenticatedRequest, night_id: int, payment_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     payment = get_object_or_404(
         Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
@@ -74,7 +68,7 @@ def payment_undo(request: HttpRequest, night_id: int, payment_id: int) -> HttpRe
 
 @require_GET
 @login_required
-def group_table_view(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_table_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     context = {"group": group, "rows": group_table(group)}
     return render(request, "scorekeeper/group_table.html", context)
@@ -82,7 +76,7 @@ def group_table_view(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def player_history_view(request: HttpRequest, group_id: int, user_id: int) -> HttpResponse:
+def player_history_view(request: AuthenticatedRequest, group_id: int, user_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     # Anyone who was ever a member, including those who left: their nights stay.
     user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
@@ -107,7 +101,7 @@ def _render_export(group: Group, nights: QuerySet[Night], fmt: str, name: str) -
 
 @require_GET
 @login_required
-def night_export(request: HttpRequest, night_id: int, fmt: str) -> HttpResponse:
+def night_export(request: AuthenticatedRequest, night_id: int, fmt: str) -> HttpResponse:
     night = member_night(request, night_id)
     date = timezone.localtime(night.started_at).date().isoformat()
     nights = Night.objects.filter(pk=night.pk)
@@ -116,6 +110,6 @@ def night_export(request: HttpRequest, night_id: int, fmt: str) -> HttpResponse:
 
 @require_GET
 @login_required
-def group_export(request: HttpRequest, group_id: int, fmt: str) -> HttpResponse:
+def group_export(request: AuthenticatedRequest, group_id: int, fmt: str) -> HttpResponse:
     group = member_group(request, group_id)
     return _render_export(group, group.nights.all(), fmt, f"ofc-group-{group.pk}")

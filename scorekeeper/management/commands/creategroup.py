@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.invites import base_urls, invitation_link
+from scorekeeper.network import base_urls
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import create_group
 
@@ -22,4 +22,4 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         base = base_url or base_urls(port)[0]
         self.stdout.write(f'Group "{group.name}" created. Its invitation link:')
-        self.stdout.write(invitation_link(group, base))
+        self.stdout.write(group.invite_url(base))

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from scorekeeper.invites import base_urls, invitation_link
 from scorekeeper.models import Group
+from scorekeeper.network import base_urls
 from scorekeeper.services.groups import create_group
 
 
@@ -25,6 +25,6 @@ class Command(BaseCommand):
             group = create_group(name=group_name, created_by=None)
             self.stdout.write("")
             self.stdout.write(f'A first group, "{group.name}", was made. Its invitation link:')
-            self.stdout.write(f"    {invitation_link(group, urls[0])}")
+            self.stdout.write(f"    {group.invite_url(urls[0])}")
             self.stdout.write("Open it on your phone to join, then share it from the group page.")
         self.stdout.write("")

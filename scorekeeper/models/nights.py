@@ -1,104 +1,54 @@
-"""Tables and the database constraints that no code path may break."""
+"""A night at the table: its seats, its rounds, each seat's entry, and corrections."""
 
-import secrets
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from scorekeeper.ofc.games import PRESETS
+from scorekeeper.models.groups import Group
+from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from django.contrib.auth.models import AnonymousUser
 
+    from scorekeeper.models.accounts import User
 
-def new_invite_token() -> str:
-    # 24 random bytes: 192 bits, well past the 128 an unguessable link needs.
-    return secrets.token_urlsafe(24)
+# No hand comes to more than this many points either way; the database checks it too.
+MAX_POINTS = 999
 
-
-class UserManager(BaseUserManager):
-    def get_by_natural_key(self, username: str) -> "User":
-        # "tom" logs in as "Tom": names are unique ignoring case.
-        return self.get(name__iexact=username)
-
-    def create_user(self, name: str, password: str | None = None) -> "User":
-        user = self.model(name=name)
-        user.set_password(password)
-        user.save(using=self._db)
-        return user
+# {"top": ["Qh", "Qc", "3d"], "middle": [...], "bottom": [...]}, canonical card text.
+Board = dict[str, list[str]]
 
 
-class User(AbstractBaseUser):
-    """A person: signs in with the same name the others see at the table."""
-
-    name = models.CharField(max_length=30, unique=True)
-    is_active = models.BooleanField(default=True)
-    date_joined = models.DateTimeField(default=timezone.now)
-
-    USERNAME_FIELD = "name"
-    objects = UserManager()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(Lower("name"), name="user_name_unique_ignoring_case"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
+def points_in_range(points: int) -> bool:
+    return -MAX_POINTS <= points <= MAX_POINTS
 
 
-class GroupQuerySet(models.QuerySet):
-    def for_member(self, user: "User | AnonymousUser") -> "GroupQuerySet":
-        """The groups `user` belongs to now; anything else is a 404 by construction."""
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(memberships__user=user, memberships__left_at__isnull=True)
+def player_board(
+    name: str, board: Board, fantasyland: FantasylandState | None = None
+) -> PlayerBoard:
+    """A board of canonical cards as the engine's :class:`PlayerBoard`."""
+    return PlayerBoard.parse(name, board["top"], board["middle"], board["bottom"], fantasyland)
 
 
-class Group(models.Model):
-    name = models.CharField(max_length=60)
-    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
-    currency = models.CharField(max_length=3, default="EUR")
-    # What the last night was played with, offered as the next night's defaults.
-    default_game = models.CharField(max_length=20, default="standard")
-    default_rules = models.JSONField(default=dict, blank=True)
-    default_point_cents = models.PositiveIntegerField(default=10)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
+def parse_board(rows: "dict[str, str | list[str]]") -> Board:
+    """Card text per row (any accepted notation) -> a board of canonical cards.
 
-    objects = GroupQuerySet.as_manager()
+    >>> parse_board({"top": "qh QC 10d", "middle": [], "bottom": "ah"})
+    {'top': ['Qh', 'Qc', 'Td'], 'middle': [], 'bottom': ['Ah']}
 
-    def __str__(self) -> str:
-        return self.name
+    Raises :class:`scorekeeper.ofc.OFCError` for text that is not a card.
+    """
+    return {row.value: [str(card) for card in parse_cards(rows.get(row.value, ""))] for row in ROWS}
 
 
-class Membership(models.Model):
-    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    joined_at = models.DateTimeField(default=timezone.now)
-    # A member who leaves keeps their row so their past results stay in the history.
-    left_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_person"),
-        ]
-        ordering = ["joined_at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.group}"
-
-
-class NightQuerySet(models.QuerySet):
+class NightQuerySet(models.QuerySet["Night"]):
     def for_member(self, user: "User | AnonymousUser") -> "NightQuerySet":
         if not user.is_authenticated:
             return self.none()
@@ -125,6 +75,7 @@ class Night(models.Model):
     objects = NightQuerySet.as_manager()
 
     class Meta:
+        app_label = "scorekeeper"
         ordering = ["-started_at", "-pk"]
 
     def __str__(self) -> str:
@@ -134,6 +85,15 @@ class Night(models.Model):
     def is_over(self) -> bool:
         return self.ended_at is not None
 
+    @cached_property
+    def game_rules(self) -> Game:
+        """The game this night plays: its preset with the night's house rules applied."""
+        return PRESETS[self.game].with_house_rules(self.rules)
+
+    @property
+    def game_title(self) -> str:
+        return PRESETS[self.game].name
+
     def is_at_table(self, user: "User", seats: "list[Seat] | None" = None) -> bool:
         """Whoever started the night or sits at it now may change the table itself
         (rounds, seats, its end); other members follow along. `seats` saves a query."""
@@ -142,9 +102,18 @@ class Night(models.Model):
         seats = list(self.seats.all()) if seats is None else seats
         return any(seat.user_id == user.pk and seat.last_round is None for seat in seats)
 
-    @property
-    def game_title(self) -> str:
-        return PRESETS[self.game].name
+    def open_round(self) -> "Round | None":
+        """The round being played, with its dealer, or None once the night is over."""
+        return (
+            self.rounds.filter(recorded_at__isnull=True)
+            .select_related("dealer")
+            .order_by("-number")
+            .first()
+        )
+
+    def playing_seats(self, number: int) -> "list[Seat]":
+        """The seats dealt into round ``number``, in clockwise order."""
+        return [seat for seat in self.seats.all() if seat.plays(number)]
 
 
 class Seat(models.Model):
@@ -164,6 +133,7 @@ class Seat(models.Model):
     last_round = models.PositiveIntegerField(null=True, blank=True)  # set when they leave
 
     class Meta:
+        app_label = "scorekeeper"
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["night", "position"], name="one_seat_per_place"),
@@ -185,6 +155,29 @@ class Seat(models.Model):
     def plays(self, number: int) -> bool:
         return self.first_round <= number and (self.last_round is None or number <= self.last_round)
 
+    def absence(self, number: int) -> str:
+        """Why this seat has no hand in round ``number``, or "" when it plays it."""
+        if self.last_round is not None and number > self.last_round:
+            return f"{self.name} has left the table."
+        if number < self.first_round:
+            return f"{self.name} joined the table in round {self.first_round}."
+        return ""
+
+    def entry_refusal(self, by: "User", playing: "list[Seat]", existing: "Entry | None") -> str:
+        """Why ``by`` may not enter (or change) this seat's total, or "" when they may.
+
+        The one rule for the service that saves and the page that offers the button:
+        your own seat always; another seat only if you play this round, and a
+        member's saved total only if you typed it (a guest's, anyone at the table).
+        """
+        if self.user_id == by.pk:
+            return ""
+        if not any(other.user_id == by.pk for other in playing):
+            return "Only players seated in this round can enter totals."
+        if existing is not None and not self.is_guest and existing.entered_by_id != by.pk:
+            return f"{self.name} already has an entry; only they can change it."
+        return ""
+
 
 class Round(models.Model):
     """One hand. Open while the totals come in; recorded once they add up to zero."""
@@ -199,6 +192,7 @@ class Round(models.Model):
     recorded_sum = models.IntegerField(null=True, blank=True)
 
     class Meta:
+        app_label = "scorekeeper"
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["night", "number"], name="one_round_per_number"),
@@ -214,6 +208,18 @@ class Round(models.Model):
     @property
     def is_recorded(self) -> bool:
         return self.recorded_at is not None
+
+    @property
+    def fantasyland_seats(self) -> dict[int, FantasylandState]:
+        """Who plays this hand in Fantasyland, by seat id."""
+        return {
+            int(seat_id): FantasylandState(*value) for seat_id, value in self.fantasyland.items()
+        }
+
+    def player_boards(self, entries: "Iterable[Entry]") -> list[PlayerBoard]:
+        """The boards of ``entries`` (each with its seat) as the engine reads them."""
+        fantasyland = self.fantasyland_seats
+        return [entry.player_board(fantasyland.get(entry.seat_id)) for entry in entries]
 
 
 class Entry(models.Model):
@@ -236,11 +242,13 @@ class Entry(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        app_label = "scorekeeper"
         ordering = ["seat__position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="one_entry_per_seat"),
             models.CheckConstraint(
-                condition=Q(points__gte=-999) & Q(points__lte=999), name="points_in_range"
+                condition=Q(points__gte=-MAX_POINTS) & Q(points__lte=MAX_POINTS),
+                name="points_in_range",
             ),
             models.CheckConstraint(
                 condition=Q(awaiting_total=False) | (Q(board__isnull=False) & Q(points=0)),
@@ -250,6 +258,10 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} {self.points:+d}"
+
+    def player_board(self, fantasyland: FantasylandState | None = None) -> PlayerBoard:
+        """The stored cards as the engine's :class:`PlayerBoard`, named for the seat."""
+        return player_board(self.seat.name, self.board, fantasyland)
 
 
 class RoundEdit(models.Model):
@@ -266,31 +278,8 @@ class RoundEdit(models.Model):
     note = models.CharField(max_length=60, blank=True)
 
     class Meta:
+        app_label = "scorekeeper"
         ordering = ["edited_at", "pk"]
 
     def __str__(self) -> str:
         return f"edit of {self.round} by {self.edited_by}"
-
-
-class Payment(models.Model):
-    """A settlement payment someone marked as paid."""
-
-    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="payments")
-    payer = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    payee = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    cents = models.PositiveIntegerField()
-    marked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    marked_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["night", "payer", "payee", "cents"], name="payment_marked_once"
-            ),
-            models.CheckConstraint(condition=Q(cents__gt=0), name="payment_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.payer} pays {self.payee} {self.cents}"

@@ -4,15 +4,12 @@ number of queries however many rounds have been played."""
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
+from django.utils.safestring import SafeString
 
-from scorekeeper.games import game_for
-from scorekeeper.models import Entry, Night, Round, Seat, User
-from scorekeeper.night_results import seat_results
-from scorekeeper.ofc import FantasylandState, PlayerResult, score_board
-from scorekeeper.ofc.games import Game
-from scorekeeper.services.boards import player_board
-from scorekeeper.services.nights import fantasyland_of, open_round
-from scorekeeper.services.rounds import describe_difference
+from scorekeeper.formatting import describe_difference
+from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
+from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
+from scorekeeper.reads.results import night_chart, seat_results
 
 
 @dataclass
@@ -89,6 +86,17 @@ class NightState:
     def in_fantasyland(self) -> list[SeatLine]:
         return [line for line in self.lines if line.fantasyland is not None]
 
+    def enterable_by(self, user: User) -> set[int]:
+        """The other seats of this round whose total ``user`` may enter or change:
+        the same rule the service applies when they save."""
+        playing = [line.seat for line in self.lines]
+        return {
+            line.seat.pk
+            for line in self.lines
+            if line.seat.user_id != user.pk
+            and not line.seat.entry_refusal(user, playing, line.entry)
+        }
+
     def line_for_user(self, user: User) -> SeatLine | None:
         for line in self.lines:
             if line.seat.user_id == user.pk:
@@ -110,14 +118,14 @@ def night_state(night: Night) -> NightState:
         .values_list("seat", "total")
     )
     counts = night.rounds.aggregate(played=Count("pk", filter=Q(recorded_at__isnull=False)))
-    round_ = open_round(night)
+    round_ = night.open_round()
     entries: dict[int, Entry] = {}
     fantasyland: dict[int, FantasylandState] = {}
     if round_ is not None:
         entries = {entry.seat_id: entry for entry in round_.entries.select_related("entered_by")}
-        fantasyland = fantasyland_of(round_)
+        fantasyland = round_.fantasyland_seats
     money = {result.seat.pk: result.cents for result in seat_results(night, seats, totals)}
-    game = game_for(night.game, night.rules)
+    game = night.game_rules
     lines = []
     for seat in seats:
         line = SeatLine(seat=seat, total=totals.get(seat.pk, 0), money_cents=money[seat.pk])
@@ -137,4 +145,57 @@ def night_state(night: Night) -> NightState:
         round=round_,
         rounds_played=counts["played"],
         lines=[line for line in lines if line.playing],
+    )
+
+
+@dataclass(frozen=True)
+class NightPage:
+    """The night page for one person: the night, their seat, whose total the form is for."""
+
+    state: NightState
+    mine: SeatLine | None  # their own seat this round, if they play it
+    target: SeatLine | None  # whose total the entry form is for
+    enterable: set[int]  # the other seats whose total they may enter or change
+    at_table: bool  # may change the table itself (services check it too)
+    chart: SafeString
+
+    @property
+    def entry_initial(self) -> dict | None:
+        """The entry form's values for the target seat, or None when there is no form."""
+        if self.state.round is None or self.target is None:
+            return None
+        initial: dict = {"round": self.state.round.number, "seat": self.target.seat.pk}
+        entry = self.target.entry
+        if entry is not None:
+            initial["points"] = entry.points
+            initial["fantasyland"] = (
+                "stayed" if entry.fantasyland_stayed else entry.fantasyland_made
+            )
+        return initial
+
+
+def night_page(night: Night, user: User, *, for_seat: int | None = None) -> NightPage:
+    """What ``user`` sees of ``night``; ``for_seat`` picks another seat's total to enter."""
+    state = night_state(night)
+    mine = state.line_for_user(user)
+    target = mine
+    if for_seat is not None:
+        target = next((line for line in state.lines if line.seat.pk == for_seat), mine)
+    return NightPage(
+        state=state,
+        mine=mine,
+        target=target,
+        enterable=state.enterable_by(user),
+        at_table=night.is_at_table(user, [line.seat for line in state.seats]),
+        chart=night_chart(night),
+    )
+
+
+def recorded_rounds(night: Night) -> list[Round]:
+    """Every round that went through, newest first, with entries, seats and corrections."""
+    return list(
+        night.rounds.filter(recorded_at__isnull=False)
+        .select_related("dealer")
+        .prefetch_related("entries__seat", "edits__edited_by")
+        .order_by("-number")
     )

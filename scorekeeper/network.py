@@ -1,11 +1,8 @@
-"""Addresses to print for the people at the table, outside of any request."""
+"""This machine's addresses on the Wi-Fi: what to print for the people at the table,
+outside of any request."""
 
 import os
 import socket
-
-from django.urls import reverse
-
-from scorekeeper.models import Group
 
 
 def lan_addresses() -> list[str]:
@@ -40,7 +37,3 @@ def base_urls(port: int = 8000) -> list[str]:
         return [configured]
     hosts = lan_addresses() or ["localhost"]
     return [f"http://{host}:{port}" for host in hosts]
-
-
-def invitation_link(group: Group, base_url: str) -> str:
-    return base_url.rstrip("/") + reverse("join", args=[group.invite_token])

@@ -4,10 +4,10 @@ from collections.abc import Iterable
 
 from django import template
 
-from scorekeeper.board_forms import Face, face
+from scorekeeper.forms.boards import Face, face
 from scorekeeper.models import Night, Round
 from scorekeeper.ofc import Card, OFCError, PlayerResult, RowResult, TableResult
-from scorekeeper.services.boards import round_table
+from scorekeeper.reads.boards import round_table
 
 register = template.Library()
 

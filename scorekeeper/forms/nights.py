@@ -4,52 +4,14 @@ from decimal import Decimal
 from itertools import pairwise
 
 from django import forms
+from django.db.models import QuerySet
 
-from scorekeeper.games import HOUSE_RULES
-from scorekeeper.ofc.games import PRESETS, Game
-from scorekeeper.services.nights import MAX_POINTS
+from scorekeeper.forms.fields import MoneyField, PointsInput
+from scorekeeper.models import Entry, Night, Seat, User
+from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
 
 GAME_CHOICES = [(game_id, game.name) for game_id, game in PRESETS.items()]
 MAX_SEATS = max(game.max_players for game in PRESETS.values())
-
-
-class PointsInput(forms.IntegerField):
-    """A hand's total as typed on a phone: "-7", "−7" (a real minus) or "+5"."""
-
-    default_error_messages = {
-        "required": "Enter a total, for example 12 or −7.",
-        "invalid": "A total is a whole number, for example 12 or −7.",
-        "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-        "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-    }
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", -MAX_POINTS)
-        kwargs.setdefault("max_value", MAX_POINTS)
-        attrs = {"inputmode": "numeric", "autocomplete": "off", "class": "points"}
-        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
-        super().__init__(**kwargs)
-
-    def to_python(self, value):
-        if isinstance(value, str):
-            value = value.strip().replace("\u2212", "-").replace(" ", "")
-            if value.startswith("+"):
-                value = value[1:]
-        return super().to_python(value)
-
-
-class MoneyField(forms.DecimalField):
-    """An amount typed on a phone: "0,10" as well as "0.10", a currency sign allowed."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("decimal_places", 2)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
-        super().__init__(**kwargs)
-
-    def to_python(self, value):
-        if isinstance(value, str):
-            value = value.strip().strip("€$£¥₹").strip().replace(",", ".")
-        return super().to_python(value)
 
 
 class StartNightForm(forms.Form):
@@ -170,8 +132,14 @@ def initial_for(game: Game, point_cents: int, rules: dict) -> dict:
 
 
 class EntryForm(forms.Form):
+    """One seat's total for the open round; ``seat`` is one of the night's own seats."""
+
     round = forms.IntegerField(widget=forms.HiddenInput)
-    seat = forms.IntegerField(widget=forms.HiddenInput)
+    seat = forms.ModelChoiceField(
+        queryset=Seat.objects.none(),
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": "That seat is not at this table."},
+    )
     points = PointsInput(
         label="Your total",
         widget=forms.TextInput(
@@ -180,10 +148,15 @@ class EntryForm(forms.Form):
                 "autocomplete": "off",
                 "class": "points",
                 "enterkeyhint": "done",
+                "aria-describedby": "entry-errors",
             }
         ),
     )
     fantasyland = forms.CharField(required=False, max_length=20)
+
+    def __init__(self, *args, night: Night, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = night.seats.all()
 
     def claim(self) -> tuple[str, bool]:
         """(made, stayed) for the service from the one Fantasyland field."""
@@ -194,7 +167,9 @@ class EntryForm(forms.Form):
 
 
 class EditRoundForm(forms.Form):
-    def __init__(self, *args, entries=(), **kwargs):
+    """New totals for every entry of a recorded round."""
+
+    def __init__(self, *args, entries: "list[Entry] | tuple[()]" = (), **kwargs):
         super().__init__(*args, **kwargs)
         self.entries = list(entries)
         for entry in self.entries:
@@ -209,13 +184,17 @@ class EditRoundForm(forms.Form):
 
 
 class AddSeatForm(forms.Form):
-    member = forms.ChoiceField(required=False, label="Member")
+    """A late arrival: a member who is not seated (``members``), or a guest."""
+
+    member = forms.ModelChoiceField(
+        queryset=User.objects.none(), required=False, label="Member", empty_label="—"
+    )
     guest = forms.CharField(required=False, max_length=60, label="or a guest's name")
     position = forms.TypedChoiceField(coerce=int, label="Sits")
 
-    def __init__(self, *args, members=(), seats=(), **kwargs):
+    def __init__(self, *args, members: "QuerySet[User]", seats: "list[Seat]", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].choices = [("", "—")] + [(str(m.pk), m.name) for m in members]
+        self.fields["member"].queryset = members
         # Seats are a circle: "after the last" is the default, the others cut in.
         choices = []
         if seats:

@@ -1,11 +1,14 @@
-"""Reads shared by several views: small, explicit and with a fixed number of queries."""
+"""What the group pages show: its members, its nights, and its invitation."""
 
-from scorekeeper.group_history import night_summaries
-from scorekeeper.models import Group, Membership
+import segno
+from django.utils.safestring import SafeString, mark_safe
+
+from scorekeeper.models import Group, Membership, Night
+from scorekeeper.reads.history import NightSummary, night_summaries
 
 
 def current_members(group: Group) -> list[Membership]:
-    return list(group.memberships.filter(left_at=None).select_related("user"))
+    return list(group.current_memberships())
 
 
 def member_sentence(group: Group) -> str:
@@ -24,10 +27,20 @@ def member_sentence(group: Group) -> str:
     return f"{names[0]}, {names[1]} and {len(names) - 2} others play here."
 
 
-def group_nights_context(group: Group) -> dict[str, list]:
+def group_nights(group: Group) -> dict[str, list[Night] | list[NightSummary]]:
+    """The nights running now and the finished ones with their players and winner."""
     nights = list(group.nights.all())
     running = [night for night in nights if night.ended_at is None]
     finished = [night for night in nights if night.ended_at is not None]
     # Players and winner of every finished night: two more queries, however many nights.
     history = night_summaries(finished)
     return {"running_nights": running, "finished_nights": finished, "night_history": history}
+
+
+def qr_svg(url: str) -> SafeString:
+    """The invitation link as a QR code, inline SVG drawn on the server."""
+    # Dark on white whatever the theme: phone cameras read that best.
+    svg = segno.make(url, error="m").svg_inline(
+        scale=5, border=2, dark="#000", light="#fff", svgclass="qr", title="Invitation link"
+    )
+    return mark_safe(svg)

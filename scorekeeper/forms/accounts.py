@@ -1,4 +1,4 @@
-"""Every POST goes through a form; the services re-check what matters."""
+"""Signing up and logging in: the name a person signs in with is the name the others see."""
 
 from django import forms
 from django.contrib.auth import password_validation
@@ -56,14 +56,3 @@ class LoginForm(AuthenticationForm):
         self.fields["username"].widget.attrs.update(
             {"autocapitalize": "words", "spellcheck": "false"}
         )
-
-
-class GroupForm(forms.Form):
-    name = forms.CharField(
-        label="Group name",
-        max_length=60,
-        error_messages={
-            "required": "Please give the group a name.",
-            "max_length": "A group name can have at most 60 characters.",
-        },
-    )

@@ -1,11 +1,7 @@
-"""The rules the app counts by, in plain words, with the tables read from the engine
-so the page can never disagree with the scoring."""
+"""The rules page: the royalty tables and every game's Fantasyland, read from the
+engine so the page can never disagree with the scoring."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
-
-from scorekeeper.ofc.games import PRESETS, STANDARD_ROYALTIES, Game
+from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game
 
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
 
@@ -31,10 +27,10 @@ def stays_in_words(game: Game) -> str:
     return f"{', '.join(ways)} ({cards}{limit})"
 
 
-@require_GET
-def rules(request: HttpRequest) -> HttpResponse:
+def rules_tables() -> dict:
+    """The royalty tables and one line per game, for the rules page."""
     royalties = STANDARD_ROYALTIES
-    context = {
+    return {
         "top_pairs": [(rank(r) * 2, points) for r, points in royalties.top_pair.items()],
         "top_trips": [(rank(r) * 3, points) for r, points in royalties.top_trips.items()],
         "five_card": [
@@ -51,4 +47,3 @@ def rules(request: HttpRequest) -> HttpResponse:
             for game in PRESETS.values()
         ],
     }
-    return render(request, "scorekeeper/rules.html", context)

@@ -3,7 +3,7 @@
 Reads only, each in a fixed number of queries however many rounds there are.
 Money is whole cents: points times the night's point value, then the loss cap
 if the night has one, then ``settle`` for the payments. The group's history
-across nights is in :mod:`scorekeeper.group_history`.
+across nights is in :mod:`scorekeeper.reads.history`.
 """
 
 from __future__ import annotations

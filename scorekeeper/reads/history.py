@@ -1,7 +1,7 @@
 """The group's history: its nights, the table across them, one player's nights.
 
 Reads only, each in a fixed number of queries however many nights there are.
-Money per night comes from :func:`scorekeeper.night_results.seat_results`, so a
+Money per night comes from :func:`scorekeeper.reads.results.seat_results`, so a
 history shows what each settlement said, loss cap included.
 """
 
@@ -14,7 +14,7 @@ from django.db.models import Count, IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scorekeeper.models import Group, Night, Round, Seat, User
-from scorekeeper.night_results import seat_results
+from scorekeeper.reads.results import seat_results
 
 RECORDED = Q(entries__round__recorded_at__isnull=False)
 

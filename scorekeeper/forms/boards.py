@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 from django import forms
 
-from scorekeeper.night_forms import PointsInput
-from scorekeeper.ofc import DECK, Game, OFCError, parse_card
-from scorekeeper.ofc.scoring import ROWS
-from scorekeeper.services.boards import Board, parse_board
+from scorekeeper.forms.fields import PointsInput
+from scorekeeper.models import Board, parse_board
+from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}

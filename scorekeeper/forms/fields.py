@@ -1,0 +1,53 @@
+"""Fields for what people type on a phone: a hand's total and an amount of money."""
+
+from decimal import Decimal
+
+from django import forms
+
+from scorekeeper.models import MAX_POINTS
+
+
+class PointsInput(forms.IntegerField):
+    """A hand's total as typed on a phone: "-7", "−7" (a real minus) or "+5"."""
+
+    default_error_messages = {
+        "required": "Enter a total, for example 12 or −7.",
+        "invalid": "A total is a whole number, for example 12 or −7.",
+        "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+        "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", -MAX_POINTS)
+        kwargs.setdefault("max_value", MAX_POINTS)
+        attrs = {"inputmode": "numeric", "autocomplete": "off", "class": "points"}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().replace("\u2212", "-").replace(" ", "")
+            if value.startswith("+"):
+                value = value[1:]
+        return super().to_python(value)
+
+
+class MoneyField(forms.DecimalField):
+    """An amount typed on a phone: "0,10" as well as "0.10", a currency sign allowed.
+
+    Cleans to whole cents (an int), or None when left blank; money is never a float.
+    """
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().strip("€$£¥₹").strip().replace(",", ".")
+        return super().to_python(value)
+
+    def clean(self, value) -> int | None:
+        amount: Decimal | None = super().clean(value)
+        return None if amount is None else int(amount * 100)

@@ -1,0 +1,43 @@
+"""Tables, the database constraints that no code path may break, and what a row
+knows about itself (a night's rules, its open round, who may enter for a seat).
+
+One module per subject; everything is importable from here, as Django expects.
+"""
+
+from scorekeeper.models.accounts import User, UserManager
+from scorekeeper.models.groups import Group, GroupQuerySet, Membership, new_invite_token
+from scorekeeper.models.nights import (
+    MAX_POINTS,
+    Board,
+    Entry,
+    Night,
+    NightQuerySet,
+    Round,
+    RoundEdit,
+    Seat,
+    parse_board,
+    player_board,
+    points_in_range,
+)
+from scorekeeper.models.payments import Payment
+
+__all__ = [
+    "MAX_POINTS",
+    "Board",
+    "Entry",
+    "Group",
+    "GroupQuerySet",
+    "Membership",
+    "Night",
+    "NightQuerySet",
+    "Payment",
+    "Round",
+    "RoundEdit",
+    "Seat",
+    "User",
+    "UserManager",
+    "new_invite_token",
+    "parse_board",
+    "player_board",
+    "points_in_range",
+]

@@ -1,0 +1,38 @@
+"""People: an account signs in with the same name the others see at the table."""
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+class UserManager(BaseUserManager):
+    def get_by_natural_key(self, username: str | None) -> "User":
+        # "tom" logs in as "Tom": names are unique ignoring case.
+        return self.get(name__iexact=username)
+
+    def create_user(self, name: str, password: str | None = None) -> "User":
+        user = self.model(name=name)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+
+class User(AbstractBaseUser):
+    """A person: signs in with the same name the others see at the table."""
+
+    name = models.CharField(max_length=30, unique=True)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    USERNAME_FIELD = "name"
+    objects = UserManager()
+
+    class Meta:
+        app_label = "scorekeeper"
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="user_name_unique_ignoring_case"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,81 @@
+"""Groups of friends who play together, and who belongs to them."""
+
+import secrets
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from scorekeeper.models.accounts import User
+
+
+def new_invite_token() -> str:
+    # 24 random bytes: 192 bits, well past the 128 an unguessable link needs.
+    return secrets.token_urlsafe(24)
+
+
+class GroupQuerySet(models.QuerySet["Group"]):
+    def for_member(self, user: "User | AnonymousUser") -> "GroupQuerySet":
+        """The groups `user` belongs to now; anything else is a 404 by construction."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user, memberships__left_at__isnull=True)
+
+
+class Group(models.Model):
+    name = models.CharField(max_length=60)
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    currency = models.CharField(max_length=3, default="EUR")
+    # What the last night was played with, offered as the next night's defaults.
+    default_game = models.CharField(max_length=20, default="standard")
+    default_rules = models.JSONField(default=dict, blank=True)
+    default_point_cents = models.PositiveIntegerField(default=10)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = GroupQuerySet.as_manager()
+
+    class Meta:
+        app_label = "scorekeeper"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def invite_url(self, base_url: str) -> str:
+        """The invitation link at ``base_url``, the address the phones open
+        (``http://192.0.2.5:8000``): the group page and the command line both use it."""
+        return base_url.rstrip("/") + reverse("join", args=[self.invite_token])
+
+    def current_memberships(self) -> "models.QuerySet[Membership]":
+        """Who belongs to the group now, oldest first, with their accounts."""
+        return self.memberships.filter(left_at=None).select_related("user")
+
+    def has_member(self, user: "User") -> bool:
+        return self.memberships.filter(user=user, left_at=None).exists()
+
+
+class Membership(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+    # A member who leaves keeps their row so their past results stay in the history.
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "scorekeeper"
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_person"),
+        ]
+        ordering = ["joined_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group}"

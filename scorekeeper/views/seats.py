@@ -1,0 +1,56 @@
+"""Seats coming and going between hands: a late arrival sits down, someone leaves."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scorekeeper.forms.nights import AddSeatForm
+from scorekeeper.models import User
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.seats import add_seat, leave_seat
+from scorekeeper.views.access import AuthenticatedRequest, member_night
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def seat_add(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    seats = [seat for seat in night.seats.all() if seat.last_round is None]
+    seated = {seat.user_id for seat in seats}  # someone who left may come back
+    members = (
+        User.objects.filter(memberships__group=night.group, memberships__left_at=None)
+        .exclude(pk__in=[user_id for user_id in seated if user_id is not None])
+        .order_by("memberships__joined_at", "memberships__pk")
+    )
+    form = AddSeatForm(request.POST or None, members=members, seats=seats)
+    if request.method == "POST" and form.is_valid():
+        try:
+            seat = add_seat(
+                night=night,
+                by=request.user,
+                user=form.cleaned_data["member"],
+                guest_name=form.cleaned_data["guest"],
+                position=form.cleaned_data["position"],
+            )
+        except Refused as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{seat.name} is seated and plays from the next hand dealt.")
+            return redirect("night_detail", night_id=night.pk)
+    return render(request, "scorekeeper/seat_add.html", {"night": night, "form": form})
+
+
+@require_POST
+@login_required
+def seat_leave(request: AuthenticatedRequest, night_id: int, seat_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    seat = get_object_or_404(night.seats, pk=seat_id)
+    try:
+        leave_seat(night=night, seat=seat, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{seat.name} has left the table; their results stay.")
+    return redirect("night_detail", night_id=night.pk)
