@@ -1,7 +1,35 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import URLPattern, path
 
 from scorekeeper.views import accounts, boards, groups, nights, results, rounds, rules, seats
+
+# The pages of one group and of one night: (route below its address, view, name).
+GROUP_PAGES = [
+    ("", groups.group_detail, "group_detail"),
+    ("new-link/", groups.group_new_link, "group_new_link"),
+    ("leave/", groups.group_leave, "group_leave"),
+    ("nights/new/", nights.night_start, "night_start"),
+    ("table/", results.group_table_view, "group_table"),
+    ("players/<int:user_id>/", results.player_history_view, "player_history"),
+    ("export.<str:fmt>", results.group_export, "group_export"),
+]
+
+NIGHT_PAGES = [
+    ("", nights.night_detail, "night_detail"),
+    ("live/", nights.night_live, "night_live"),
+    ("entry/", nights.entry_save, "entry_save"),
+    ("end/", nights.night_end, "night_end"),
+    ("rounds/", rounds.night_rounds, "night_rounds"),
+    ("rounds/<int:number>/edit/", rounds.round_edit, "round_edit"),
+    ("rounds/<int:number>/cards/<int:seat_id>/", boards.board_entry, "board_entry"),
+    ("undo/", rounds.round_undo, "round_undo"),
+    ("seats/add/", seats.seat_add, "seat_add"),
+    ("seats/<int:seat_id>/leave/", seats.seat_leave, "seat_leave"),
+    ("settle/", results.night_settle, "night_settle"),
+    ("payments/", results.payment_mark, "payment_mark"),
+    ("payments/<int:payment_id>/undo/", results.payment_undo, "payment_undo"),
+    ("export.<str:fmt>", results.night_export, "night_export"),
+]
 
 urlpatterns = [
     path("", groups.home, name="home"),
@@ -11,37 +39,12 @@ urlpatterns = [
     path("rules/", rules.rules, name="rules"),
     path("join/<str:token>/", groups.join, name="join"),
     path("groups/new/", groups.group_create, name="group_create"),
-    path("groups/<int:group_id>/", groups.group_detail, name="group_detail"),
-    path("groups/<int:group_id>/new-link/", groups.group_new_link, name="group_new_link"),
-    path("groups/<int:group_id>/leave/", groups.group_leave, name="group_leave"),
-    path("groups/<int:group_id>/nights/new/", nights.night_start, name="night_start"),
-    path("nights/<int:night_id>/", nights.night_detail, name="night_detail"),
-    path("nights/<int:night_id>/live/", nights.night_live, name="night_live"),
-    path("nights/<int:night_id>/entry/", nights.entry_save, name="entry_save"),
-    path("nights/<int:night_id>/rounds/", rounds.night_rounds, name="night_rounds"),
-    path("nights/<int:night_id>/rounds/<int:number>/edit/", rounds.round_edit, name="round_edit"),
-    path("nights/<int:night_id>/undo/", rounds.round_undo, name="round_undo"),
-    path("nights/<int:night_id>/seats/add/", seats.seat_add, name="seat_add"),
-    path("nights/<int:night_id>/seats/<int:seat_id>/leave/", seats.seat_leave, name="seat_leave"),
-    path("nights/<int:night_id>/end/", nights.night_end, name="night_end"),
-    path("nights/<int:night_id>/settle/", results.night_settle, name="night_settle"),
-    path("nights/<int:night_id>/payments/", results.payment_mark, name="payment_mark"),
-    path(
-        "nights/<int:night_id>/payments/<int:payment_id>/undo/",
-        results.payment_undo,
-        name="payment_undo",
-    ),
-    path("nights/<int:night_id>/export.<str:fmt>", results.night_export, name="night_export"),
-    path("groups/<int:group_id>/table/", results.group_table_view, name="group_table"),
-    path(
-        "groups/<int:group_id>/players/<int:user_id>/",
-        results.player_history_view,
-        name="player_history",
-    ),
-    path("groups/<int:group_id>/export.<str:fmt>", results.group_export, name="group_export"),
-    path(
-        "nights/<int:night_id>/rounds/<int:number>/cards/<int:seat_id>/",
-        boards.board_entry,
-        name="board_entry",
-    ),
 ]
+
+
+def _under(prefix: str, pages: list) -> list[URLPattern]:
+    return [path(prefix + route, view, name=name) for route, view, name in pages]
+
+
+urlpatterns += _under("groups/<int:group_id>/", GROUP_PAGES)
+urlpatterns += _under("nights/<int:night_id>/", NIGHT_PAGES)

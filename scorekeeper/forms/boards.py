@@ -52,10 +52,15 @@ def face(code: str, *, wild: bool = False) -> Face:
 class BoardForm(forms.Form):
     round = forms.IntegerField(widget=forms.HiddenInput)
     seat = forms.IntegerField(widget=forms.HiddenInput)
+    # Drawn by hand in the picker's "type the cards" box, beside the tapped cards.
     top = forms.CharField(required=False, max_length=40, label="Top")
     middle = forms.CharField(required=False, max_length=60, label="Middle")
     bottom = forms.CharField(required=False, max_length=60, label="Bottom")
-    points = PointsInput(required=False, label="Your total")
+    points = PointsInput(
+        required=False,
+        label="Your total",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
 
     def _clean_row(self, name: str) -> list[str]:
         try:

@@ -50,9 +50,8 @@ def parse_board(rows: "dict[str, str | list[str]]") -> Board:
 
 class NightQuerySet(models.QuerySet["Night"]):
     def for_member(self, user: "User | AnonymousUser") -> "NightQuerySet":
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(group__memberships__user=user, group__memberships__left_at__isnull=True)
+        """The nights of the groups `user` belongs to now (see ``Group.objects.for_member``)."""
+        return self.filter(group__in=Group.objects.for_member(user))
 
 
 class Night(models.Model):
@@ -206,10 +205,6 @@ class Round(models.Model):
         return f"round {self.number}"
 
     @property
-    def is_recorded(self) -> bool:
-        return self.recorded_at is not None
-
-    @property
     def fantasyland_seats(self) -> dict[int, FantasylandState]:
         """Who plays this hand in Fantasyland, by seat id."""
         return {
@@ -220,6 +215,10 @@ class Round(models.Model):
         """The boards of ``entries`` (each with its seat) as the engine reads them."""
         fantasyland = self.fantasyland_seats
         return [entry.player_board(fantasyland.get(entry.seat_id)) for entry in entries]
+
+    @property
+    def is_recorded(self) -> bool:
+        return self.recorded_at is not None
 
 
 class Entry(models.Model):

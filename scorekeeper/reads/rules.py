@@ -31,8 +31,10 @@ def rules_tables() -> dict:
     """The royalty tables and one line per game, for the rules page."""
     royalties = STANDARD_ROYALTIES
     return {
-        "top_pairs": [(rank(r) * 2, points) for r, points in royalties.top_pair.items()],
-        "top_trips": [(rank(r) * 3, points) for r, points in royalties.top_trips.items()],
+        "top_tables": [
+            ("Pairs on top", [(rank(r) * 2, pts) for r, pts in royalties.top_pair.items()]),
+            ("Trips on top", [(rank(r) * 3, pts) for r, pts in royalties.top_trips.items()]),
+        ],
         "five_card": [
             (hand, royalties.middle.get(hand, 0), royalties.bottom.get(hand, 0))
             for hand in royalties.middle

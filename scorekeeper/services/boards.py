@@ -174,8 +174,8 @@ def record_board(
         .order_by("seat__position")
     )
     try:
-        board = parse_board(board)
-        mine = player_board(seat.name, board, fantasyland.get(seat.pk))
+        cards = parse_board(board)
+        mine = player_board(seat.name, cards, fantasyland.get(seat.pk))
         result = score_board(game, mine, round_.player_boards(others))
     except OFCError as error:
         raise Refused(refusal(game, error)) from error
@@ -184,7 +184,7 @@ def record_board(
         round=round_,
         seat=seat,
         defaults={
-            "board": board,
+            "board": cards,
             "points": points or 0,
             "awaiting_total": points is None,
             "fantasyland_made": made,
