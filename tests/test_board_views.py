@@ -6,7 +6,7 @@ from django.urls import reverse
 from scorekeeper.models import Entry, Round, User
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import leave_seat
-from tests.conftest import play
+from tests.helpers import play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")

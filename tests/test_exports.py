@@ -11,7 +11,7 @@ from django.urls import reverse
 from scorekeeper.exports import CSV_COLUMNS
 from scorekeeper.models import Night, User
 from scorekeeper.services.boards import parse_board, record_board
-from tests.conftest import enter, finish, play
+from tests.helpers import enter, finish, play
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.urls import reverse
 from scorekeeper.models import Group, Membership, User
 from scorekeeper.names import clean_name, suggest_alternative
 from scorekeeper.services.groups import join_group, leave_group, replace_invite_link
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 # --- names ---------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from scorekeeper.models import User
 from scorekeeper.services.groups import leave_group
-from tests.conftest import finish, play, rounds_of
+from tests.helpers import finish, play, rounds_of
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
-from tests.conftest import enter, seats_of
+from tests.helpers import enter, seats_of
 
 
 def play_round(night, totals: dict[str, int], **claims_by_name):

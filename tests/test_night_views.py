@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from tests.conftest import play
+from tests.helpers import play
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):

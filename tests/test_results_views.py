@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night, Payment, User
 from scorekeeper.services.nights import end_night
-from tests.conftest import play, rounds_of
+from tests.helpers import play, rounds_of
 
 
 def settle_url(night: Night) -> str:
