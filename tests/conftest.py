@@ -1,6 +1,7 @@
 """The fixtures every test may ask for: thin wrappers over `tests.helpers`."""
 
 import pytest
+from django.test import Client
 
 from tests import helpers
 
@@ -22,7 +23,11 @@ def make_night(db):
 
 @pytest.fixture
 def login(client):
-    def log_in(user):
-        return helpers.log_in(client, user)
+    """``login(who)`` logs the test's ``client`` in as a user (or the name of one) and
+    returns it; ``login(who, csrf_checks=True)`` a new client that checks CSRF tokens
+    as a browser's requests are checked."""
+
+    def log_in(who, *, csrf_checks=False):
+        return helpers.log_in(Client(enforce_csrf_checks=True) if csrf_checks else client, who)
 
     return log_in

@@ -56,9 +56,11 @@ def make_night(
     )
 
 
-def log_in(client: Client, user: User) -> Client:
-    """``client``, logged in as ``user`` without the login form."""
-    client.force_login(user)
+def log_in(client: Client, who: User | str) -> Client:
+    """``client``, logged in as ``who`` (a user, or the name of one) without the login form.
+
+    The one way the tests log in; the tests of logging in use the real form."""
+    client.force_login(who if isinstance(who, User) else User.objects.get(name=who))
     return client
 
 
