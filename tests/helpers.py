@@ -6,7 +6,7 @@ and the login to the tests as fixtures.
 
 from django.test import Client
 
-from scorekeeper.models import Group, Night, Seat, User
+from scorekeeper.models import Group, Night, Round, Seat, User
 from scorekeeper.services.groups import create_group, join_group
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import EntryResult, record_entry
@@ -88,6 +88,19 @@ def enter(
     return record_entry(
         night=night, round_number=number, seat=seat, points=points, entered_by=user, **claims
     )
+
+
+def play_round(night: Night, totals: dict[str, int], **claims_by_name) -> EntryResult | None:
+    """Enter one round's ``totals`` by seat name, each with its claims
+    (``Bram={"fantasyland_made": "kk"}``); the last entry's result."""
+    result = None
+    for name, points in totals.items():
+        result = enter(night, name, points, **claims_by_name.get(name, {}))
+    return result
+
+
+def open_round(night: Night) -> Round:
+    return night.rounds.get(recorded_at__isnull=True)
 
 
 def play(night: Night, *rounds: dict[str, int], claims: dict[int, dict[str, str]] | None = None):
