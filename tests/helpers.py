@@ -5,6 +5,7 @@ and the login to the tests as fixtures.
 """
 
 from django.test import Client
+from django.urls import reverse
 
 from scorekeeper.models import Group, Night, Round, Seat, User
 from scorekeeper.services.groups import create_group, join_group
@@ -62,6 +63,11 @@ def log_in(client: Client, who: User | str) -> Client:
     The one way the tests log in; the tests of logging in use the real form."""
     client.force_login(who if isinstance(who, User) else User.objects.get(name=who))
     return client
+
+
+def settle_url(night: Night) -> str:
+    """The night's settlement page."""
+    return reverse("night_settle", args=[night.pk])
 
 
 def seats_of(night: Night) -> dict[str, Seat]:

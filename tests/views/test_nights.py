@@ -1,10 +1,10 @@
-"""The night page from a phone: forms, refusals, polling and query counts."""
+"""The night page from a phone: forms, refusals, polling, the chart and query counts."""
 
 import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from tests.helpers import play
+from tests.helpers import play, rounds_of, settle_url
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
@@ -328,3 +328,18 @@ def test_an_out_of_date_form_gets_a_plain_page(make_night, login):
     assert "This page was out of date" in response.content.decode()
     night.refresh_from_db()
     assert not night.is_over
+
+
+def test_the_night_page_has_the_chart_and_a_settle_link(make_night, login):
+    night = play(make_night(), *rounds_of(4))
+    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
+    html = page.content.decode()
+    assert 'class="ofc-chart"' in html
+    assert "Anna +15" in html  # the line's label
+    assert f'href="{settle_url(night)}"' in html
+
+
+def test_the_night_page_has_no_chart_before_the_first_round(make_night, login):
+    night = make_night()
+    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
+    assert "ofc-chart" not in page.content.decode()

@@ -5,12 +5,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night, Payment, User
 from scorekeeper.services.nights import end_night
-from tests.helpers import play, rounds_of
-
-
-def settle_url(night: Night) -> str:
-    return reverse("night_settle", args=[night.pk])
-
+from tests.helpers import play, rounds_of, settle_url
 
 # --- the settlement ---------------------------------------------------------------
 
@@ -185,24 +180,6 @@ def test_a_round_cannot_be_fixed_once_payments_are_marked_paid(make_night, login
         )
     page = client.get(settle_url(night))
     assert any(line.is_paid for line in page.context["results"].payments)
-
-
-# --- the night page ---------------------------------------------------------------------
-
-
-def test_the_night_page_has_the_chart_and_a_settle_link(make_night, login):
-    night = play(make_night(), *rounds_of(4))
-    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
-    html = page.content.decode()
-    assert 'class="ofc-chart"' in html
-    assert "Anna +15" in html  # the line's label
-    assert f'href="{settle_url(night)}"' in html
-
-
-def test_the_night_page_has_no_chart_before_the_first_round(make_night, login):
-    night = make_night()
-    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
-    assert "ofc-chart" not in page.content.decode()
 
 
 # --- who gets in -------------------------------------------------------------------------
