@@ -1,127 +1,33 @@
-"""Small factories shared by the tests: people, groups, nights, and rounds played."""
+"""The fixtures every test may ask for: thin wrappers over `tests.helpers`."""
 
 import pytest
+from django.test import Client
 
-from scorekeeper.models import Group, Night, Seat, User
-from scorekeeper.services.groups import create_group, join_group
-from scorekeeper.services.nights import SeatRequest, end_night, start_night
-from scorekeeper.services.rounds import EntryResult, record_entry
-
-PASSWORD = "table-talk-42"
+from tests import helpers
 
 
 @pytest.fixture
 def make_user(db):
-    def make(name: str = "Anna") -> User:
-        return User.objects.create_user(name=name, password=PASSWORD)
-
-    return make
+    return helpers.make_user
 
 
 @pytest.fixture
-def make_group(db, make_user):
-    def make(name: str = "Friday OFC", members: tuple[str, ...] = ("Anna",)) -> Group:
-        users = [
-            User.objects.filter(name=member).first() or make_user(member) for member in members
-        ]
-        group = create_group(name=name, created_by=users[0] if users else None)
-        for user in users[1:]:
-            join_group(group=group, user=user)
-        return group
-
-    return make
+def make_group(db):
+    return helpers.make_group
 
 
 @pytest.fixture
-def make_night(db, make_group):
-    def make(
-        players: tuple[str, ...] = ("Anna", "Bram", "Chris"),
-        *,
-        game: str = "standard",
-        rules: dict | None = None,
-        guests: tuple[str, ...] = (),
-        dealer: int = 0,
-        point_cents: int = 10,
-        loss_cap_cents: int | None = None,
-        group: Group | None = None,
-    ) -> Night:
-        """A night of ``players`` and ``guests``, in a new group unless ``group`` is given
-        (its players then already exist)."""
-        group = group or make_group(members=players)
-        users = {user.name: user for user in User.objects.filter(name__in=players)}
-        seats = [SeatRequest(user=users[name]) for name in players]
-        seats += [SeatRequest(guest_name=name) for name in guests]
-        return start_night(
-            group=group,
-            started_by=users[players[0]],
-            game_id=game,
-            rules=rules or {},
-            point_cents=point_cents,
-            seats=seats,
-            first_dealer=dealer,
-            loss_cap_cents=loss_cap_cents,
-        )
-
-    return make
+def make_night(db):
+    return helpers.make_night
 
 
 @pytest.fixture
 def login(client):
-    def log_in(user: User):
-        client.force_login(user)
-        return client
+    """``login(who)`` logs the test's ``client`` in as a user (or the name of one) and
+    returns it; ``login(who, csrf_checks=True)`` a new client that checks CSRF tokens
+    as a browser's requests are checked."""
+
+    def log_in(who, *, csrf_checks=False):
+        return helpers.log_in(Client(enforce_csrf_checks=True) if csrf_checks else client, who)
 
     return log_in
-
-
-def seats_of(night: Night) -> dict[str, Seat]:
-    return {seat.name: seat for seat in night.seats.all()}
-
-
-def enter(
-    night: Night,
-    name: str,
-    points: int,
-    *,
-    by: str | None = None,
-    number: int | None = None,
-    **claims,
-) -> EntryResult:
-    """``name``'s total for the open round (or round ``number``), typed by ``by``,
-    by themselves, or for a guest by the first member at the table."""
-    seat = seats_of(night)[name]
-    if by is not None:
-        user = User.objects.get(name=by)
-    else:
-        user = seat.user or night.seats.filter(user__isnull=False).first().user
-    number = number or night.rounds.filter(recorded_at__isnull=True).get().number
-    return record_entry(
-        night=night, round_number=number, seat=seat, points=points, entered_by=user, **claims
-    )
-
-
-def play(night: Night, *rounds: dict[str, int], claims: dict[int, dict[str, str]] | None = None):
-    """Play rounds by seat name: ``play(night, {"Anna": 5, "Bram": -5})``.
-
-    Each player enters their own total; a guest's is entered by the first member
-    at the table. ``claims`` maps a 0-based round index to ``{name: made}``.
-    """
-    for index, totals in enumerate(rounds):
-        made = (claims or {}).get(index, {})
-        for name, points in totals.items():
-            enter(night, name, points, fantasyland_made=made.get(name, ""))
-    night.refresh_from_db()
-    return night
-
-
-def rounds_of(count: int) -> list[dict[str, int]]:
-    """``count`` rounds (an even number) that leave Anna +15, Bram -3, Chris -12."""
-    assert count >= 2 and count % 2 == 0
-    swings = [{"Anna": 1, "Bram": -1, "Chris": 0}, {"Anna": -1, "Bram": 1, "Chris": 0}] * count
-    base = [{"Anna": 10, "Bram": -4, "Chris": -6}, {"Anna": 5, "Bram": 1, "Chris": -6}]
-    return base + swings[: count - 2]
-
-
-def finish(night: Night) -> Night:
-    """End ``night``, as its first member at the table."""
-    return end_night(night=night, by=night.seats.exclude(user=None).first().user)

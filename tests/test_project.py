@@ -82,15 +82,15 @@ def test_welcome_makes_a_first_group_only_on_an_empty_database(db, capsys, monke
     assert "/join/" not in capsys.readouterr().out
 
 
-def test_htmx_is_served_from_our_own_static_files(client, make_user):
-    client.force_login(make_user("Anna"))
+def test_htmx_is_served_from_our_own_static_files(client, login, make_user):
+    login(make_user("Anna"))
     body = client.get("/?stay=1").content.decode()
     assert "/static/django_htmx/htmx" in body
     assert "https://" not in body  # no CDN anywhere
 
 
 def test_static_files_get_hashed_compressed_names_for_production(
-    client, make_user, tmp_path, settings
+    client, login, make_user, tmp_path, settings
 ):
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
@@ -98,7 +98,7 @@ def test_static_files_get_hashed_compressed_names_for_production(
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
     call_command("collectstatic", "--noinput", verbosity=0)
-    client.force_login(make_user("Anna"))
+    login(make_user("Anna"))
     body = client.get("/?stay=1").content.decode()
 
     css = re.search(r'href="/static/(ofcboard/app\.[0-9a-f]{12}\.css)"', body)

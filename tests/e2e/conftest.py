@@ -6,6 +6,8 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
+from tests.helpers import PASSWORD
+
 # Playwright's sync API keeps an event loop running in the test thread; the tests
 # only touch the database between browser steps, never concurrently with it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -73,7 +75,6 @@ def _note_violation(text: str, violations: list[str]) -> None:
 @pytest.fixture
 def log_in_phone(phone):
     """A phone logged in as `user` through the real login form."""
-    from tests.conftest import PASSWORD
 
     def open_as(user):
         page = phone()

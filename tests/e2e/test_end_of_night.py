@@ -3,7 +3,7 @@
 from playwright.sync_api import expect
 
 from scorekeeper.models import Payment, User
-from tests.conftest import play, rounds_of
+from tests.helpers import play, rounds_of
 
 
 def test_end_the_night_settle_up_and_mark_a_payment_paid(make_night, log_in_phone):

@@ -63,7 +63,7 @@ def test_the_matrix_covers_every_group_page():
 @pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("who", ["stranger", "other_group_member"])
 def test_non_members_get_the_same_404_as_for_nothing(
-    client, night_with_a_round, make_group, make_user, name, method, who
+    client, login, night_with_a_round, make_group, make_user, name, method, who
 ):
     night = night_with_a_round
     if who == "stranger":
@@ -71,7 +71,7 @@ def test_non_members_get_the_same_404_as_for_nothing(
     else:
         make_group(name="Other table", members=("Olga",))
         visitor = User.objects.get(name="Olga")
-    client.force_login(visitor)
+    login(visitor)
     version = Night.objects.get(pk=night.pk).version
 
     real = getattr(client, method)(reverse(name, kwargs=kwargs_for(name, night)))
@@ -95,8 +95,8 @@ def test_logged_out_visitors_are_sent_to_log_in_and_learn_nothing(client, night_
         assert real.status_code == 405  # a POST-only URL refuses a GET before anything else
 
 
-def test_a_member_sees_the_group_and_its_night(client, night_with_a_round):
+def test_a_member_sees_the_group_and_its_night(client, login, night_with_a_round):
     night = night_with_a_round
-    client.force_login(User.objects.get(name="Bram"))
+    login("Bram")
     assert client.get(reverse("group_detail", args=[night.group_id])).status_code == 200
     assert client.get(reverse("night_detail", args=[night.pk])).status_code == 200

@@ -6,17 +6,12 @@ from django.urls import reverse
 from scorekeeper.models import Entry, Round, User
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import leave_seat
-from tests.conftest import play
+from tests.helpers import play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 B = ("Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
 C = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")
-
-
-def as_user(client, name):
-    client.force_login(User.objects.get(name=name))
-    return client
 
 
 def board_url(night, seat_name, number=1):
@@ -36,9 +31,9 @@ def points(night, number=1):
     return {entry.seat.name: entry.points for entry in round_.entries.select_related("seat")}
 
 
-def test_the_card_page_shows_rows_and_the_deck(client, make_night):
+def test_the_card_page_shows_rows_and_the_deck(login, make_night):
     night = make_night(game="pineapple")
-    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    body = login("Anna").get(board_url(night, "Anna")).content.decode()
     assert "Round 1 · your cards" in body
     assert body.count('name="add"') == 52
     assert 'value="JK"' not in body
@@ -46,15 +41,15 @@ def test_the_card_page_shows_rows_and_the_deck(client, make_night):
         assert f'data-row="{row}"' in body
 
 
-def test_the_jokers_game_deals_54_cards(client, make_night):
+def test_the_jokers_game_deals_54_cards(login, make_night):
     night = make_night(game="jokers")
-    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    body = login("Anna").get(board_url(night, "Anna")).content.decode()
     assert body.count('name="add"') == 54
 
 
-def test_saving_a_board_shows_hands_royalties_and_fantasyland_at_once(client, make_night):
+def test_saving_a_board_shows_hands_royalties_and_fantasyland_at_once(login, make_night):
     night = make_night(game="pineapple")
-    response = post_board(as_user(client, "Bram"), night, "Bram", B)
+    response = post_board(login("Bram"), night, "Bram", B)
     body = response.content.decode()
     assert "Cards saved." in body
     assert "pair of kings" in body
@@ -71,54 +66,54 @@ def test_saving_a_board_shows_hands_royalties_and_fantasyland_at_once(client, ma
     assert not night.rounds.get(number=1).is_recorded
 
 
-def test_a_foul_is_explained_in_words(client, make_night):
+def test_a_foul_is_explained_in_words(login, make_night):
     night = make_night(game="pineapple")
-    body = post_board(as_user(client, "Chris"), night, "Chris", C).content.decode()
+    body = post_board(login("Chris"), night, "Chris", C).content.decode()
     assert "Fouled:" in body
     assert "the middle, high card, is weaker than the top, pair" in body
 
 
-def test_typed_notation_in_any_case_and_with_10(client, make_night):
+def test_typed_notation_in_any_case_and_with_10(login, make_night):
     night = make_night(game="pineapple")
     rows = ("kc kd 7S", "AS ad 9c 6d 2s", "10s td 4s 4c js")
-    post_board(as_user(client, "Bram"), night, "Bram", rows)
+    post_board(login("Bram"), night, "Bram", rows)
     assert Entry.objects.get().board["bottom"] == ["Ts", "Td", "4s", "4c", "Js"]
 
 
-def test_a_word_that_is_not_a_card_is_refused(client, make_night):
+def test_a_word_that_is_not_a_card_is_refused(login, make_night):
     night = make_night(game="pineapple")
-    body = post_board(as_user(client, "Bram"), night, "Bram", ("Kc Kd 1x", *B[1:])).content
+    body = post_board(login("Bram"), night, "Bram", ("Kc Kd 1x", *B[1:])).content
     assert "&quot;1x&quot; is not a card. Write cards like Qh Qc 3d." in body.decode()
     assert not Entry.objects.exists()
 
 
-def test_the_same_card_twice_on_the_table_names_both_places_and_saves_nothing(client, make_night):
+def test_the_same_card_twice_on_the_table_names_both_places_and_saves_nothing(login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(login("Anna"), night, "Anna", A)
     clash = ("Ah Kd 7s", *B[1:])  # Anna has the Ah in her bottom
-    body = post_board(as_user(client, "Bram"), night, "Bram", clash).content.decode()
+    body = post_board(login("Bram"), night, "Bram", clash).content.decode()
     assert "Ah appears twice: Anna bottom, Bram top." in body
     assert list(Entry.objects.values_list("seat__name", flat=True)) == ["Anna"]
 
 
-def test_a_card_twice_on_one_board_is_refused(client, make_night):
+def test_a_card_twice_on_one_board_is_refused(login, make_night):
     night = make_night(game="pineapple")
-    body = post_board(as_user(client, "Bram"), night, "Bram", ("Kc Kd As", *B[1:])).content
+    body = post_board(login("Bram"), night, "Bram", ("Kc Kd As", *B[1:])).content
     assert "As appears twice: Bram top, Bram middle." in body.decode()
     assert not Entry.objects.exists()
 
 
-def test_cards_on_other_boards_are_greyed_out_in_the_deck(client, make_night):
+def test_cards_on_other_boards_are_greyed_out_in_the_deck(login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
-    body = as_user(client, "Bram").get(board_url(night, "Bram")).content.decode()
+    post_board(login("Anna"), night, "Anna", A)
+    body = login("Bram").get(board_url(night, "Bram")).content.decode()
     assert 'data-card="Ah"\n            aria-label="A of hearts, on Anna bottom"' in body
     assert body.count(" disabled data-used=") == 13
 
 
-def test_jokers_only_in_the_jokers_game(client, make_night):
+def test_jokers_only_in_the_jokers_game(login, make_night):
     night = make_night(game="ultimate")
-    body = post_board(as_user(client, "Anna"), night, "Anna", ("Kc Kd JK", *A[1:])).content
+    body = post_board(login("Anna"), night, "Anna", ("Kc Kd JK", *A[1:])).content
     assert (
         "Progressive Ultimate is played without jokers; take the joker out of Anna&#x27;s top."
         in body.decode()
@@ -127,10 +122,10 @@ def test_jokers_only_in_the_jokers_game(client, make_night):
     assert not Entry.objects.exists()
 
 
-def test_a_joker_shows_what_it_became(client, make_night):
+def test_a_joker_shows_what_it_became(login, make_night):
     night = make_night(game="jokers")
     rows = ("Qs Qd JK", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h")
-    body = post_board(as_user(client, "Anna"), night, "Anna", rows).content.decode()
+    body = post_board(login("Anna"), night, "Anna", rows).content.decode()
     assert "joker became Qh" in body
     assert "joker became Ac" in body
     assert Entry.objects.get().board["top"] == ["Qs", "Qd", "JK"]
@@ -144,18 +139,18 @@ def test_a_joker_shows_what_it_became(client, make_night):
         ((*B[:2], ""), "The bottom needs 5 cards; it has 0 cards."),
     ],
 )
-def test_a_board_must_be_complete(client, make_night, rows, message):
+def test_a_board_must_be_complete(login, make_night, rows, message):
     night = make_night(game="pineapple")
-    body = post_board(as_user(client, "Bram"), night, "Bram", rows).content.decode()
+    body = post_board(login("Bram"), night, "Bram", rows).content.decode()
     assert message in body
     assert not Entry.objects.exists()
 
 
-def test_when_every_seat_set_its_cards_the_app_counts_the_round(client, make_night):
+def test_when_every_seat_set_its_cards_the_app_counts_the_round(login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
-    post_board(as_user(client, "Bram"), night, "Bram", B)
-    response = post_board(as_user(client, "Chris"), night, "Chris", C)
+    post_board(login("Anna"), night, "Anna", A)
+    post_board(login("Bram"), night, "Bram", B)
+    response = post_board(login("Chris"), night, "Chris", C)
     body = response.content.decode()
     assert points(night) == {"Anna": 7, "Bram": 17, "Chris": -24}
     assert night.rounds.get(number=1).is_recorded
@@ -167,7 +162,7 @@ def test_when_every_seat_set_its_cards_the_app_counts_the_round(client, make_nig
     assert night.rounds.get(number=2).fantasyland == {str(night.seats.get(name="Bram").pk): [14, 0]}
 
 
-def test_computed_fantasyland_replaces_a_manual_claim(client, make_night):
+def test_computed_fantasyland_replaces_a_manual_claim(login, make_night):
     night = make_night(game="pineapple")
     # Anna claimed Fantasyland by hand, then set her cards: no queens on top.
     record_entry(
@@ -178,9 +173,9 @@ def test_computed_fantasyland_replaces_a_manual_claim(client, make_night):
         entered_by=User.objects.get(name="Anna"),
         fantasyland_made="qq+",
     )
-    post_board(as_user(client, "Anna"), night, "Anna", A)
-    post_board(as_user(client, "Bram"), night, "Bram", B)
-    post_board(as_user(client, "Chris"), night, "Chris", C)
+    post_board(login("Anna"), night, "Anna", A)
+    post_board(login("Bram"), night, "Bram", B)
+    post_board(login("Chris"), night, "Chris", C)
     entries = {e.seat.name: e for e in night.rounds.get(number=1).entries.select_related("seat")}
     assert entries["Anna"].fantasyland_made == ""
     assert entries["Bram"].fantasyland_made == "qq+"
@@ -188,7 +183,9 @@ def test_computed_fantasyland_replaces_a_manual_claim(client, make_night):
     assert list(fantasyland) == [str(night.seats.get(name="Bram").pk)]
 
 
-def test_a_mixed_round_waits_for_typed_totals_and_says_what_the_cards_say(client, make_night):
+def test_a_mixed_round_waits_for_typed_totals_and_says_what_the_cards_say(
+    client, login, make_night
+):
     night = make_night(game="pineapple")
     record_entry(
         night=night,
@@ -197,14 +194,14 @@ def test_a_mixed_round_waits_for_typed_totals_and_says_what_the_cards_say(client
         points=-24,
         entered_by=User.objects.get(name="Chris"),
     )
-    post_board(as_user(client, "Anna"), night, "Anna", A)
-    body = post_board(as_user(client, "Bram"), night, "Bram", B).content.decode()
+    post_board(login("Anna"), night, "Anna", A)
+    body = post_board(login("Bram"), night, "Bram", B).content.decode()
     assert "Chris entered a total instead of cards" in body
     assert not night.rounds.get(number=1).is_recorded  # Bram's total is not known
 
     # Bram types his total on the card page; Anna on the night page (her cards stay).
     post_board(client, night, "Bram", B, points="14")
-    as_user(client, "Anna").post(
+    login("Anna").post(
         reverse("entry_save", args=[night.pk]),
         {"round": 1, "seat": night.seats.get(name="Anna").pk, "points": 7},
     )
@@ -214,31 +211,31 @@ def test_a_mixed_round_waits_for_typed_totals_and_says_what_the_cards_say(client
     assert "From the cards, Anna&#x27;s royalties are 4" in page
     assert Entry.objects.get(seat__name="Anna").board is not None
 
-    post_board(as_user(client, "Bram"), night, "Bram", B, points="17")
+    post_board(login("Bram"), night, "Bram", B, points="17")
     assert night.rounds.get(number=1).is_recorded
     assert points(night) == {"Anna": 7, "Bram": 17, "Chris": -24}
 
 
-def test_the_night_page_shows_each_board_and_links_to_card_entry(client, make_night):
+def test_the_night_page_shows_each_board_and_links_to_card_entry(login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Chris"), night, "Chris", C)
-    page = as_user(client, "Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
+    post_board(login("Chris"), night, "Chris", C)
+    page = login("Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
     assert "Enter cards instead" in page
     assert board_url(night, "Anna") in page
     assert "cards in" in page
     assert "fouled" in page
 
 
-def test_only_players_of_the_round_may_set_cards(client, make_night, make_user):
+def test_only_players_of_the_round_may_set_cards(client, login, make_night, make_user):
     night = make_night(game="pineapple")
     stranger = make_user("Zoe")
-    client.force_login(stranger)
+    login(stranger)
     assert client.get(board_url(night, "Anna")).status_code == 404
 
 
-def test_a_picker_tap_without_javascript_moves_cards_and_saves_nothing(client, make_night):
+def test_a_picker_tap_without_javascript_moves_cards_and_saves_nothing(client, login, make_night):
     night = make_night(game="pineapple")
-    as_user(client, "Anna")
+    login("Anna")
     seat = night.seats.get(name="Anna")
     base = {"round": 1, "seat": seat.pk, "top": "Qh", "middle": "", "bottom": ""}
     body = client.post(board_url(night, "Anna"), {**base, "row": "top", "add": "Qc"}).content
@@ -249,11 +246,11 @@ def test_a_picker_tap_without_javascript_moves_cards_and_saves_nothing(client, m
     assert not Entry.objects.exists()
 
 
-def test_a_card_entered_round_can_be_corrected_like_any_other(client, make_night):
+def test_a_card_entered_round_can_be_corrected_like_any_other(client, login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
-    post_board(as_user(client, "Bram"), night, "Bram", B)
-    post_board(as_user(client, "Chris"), night, "Chris", C)
+    post_board(login("Anna"), night, "Anna", A)
+    post_board(login("Bram"), night, "Bram", B)
+    post_board(login("Chris"), night, "Chris", C)
     ids = {seat.name: seat.pk for seat in night.seats.all()}
     response = client.post(
         reverse("round_edit", args=[night.pk, 1]),
@@ -267,12 +264,12 @@ def test_a_card_entered_round_can_be_corrected_like_any_other(client, make_night
     assert Round.objects.get(night=night, number=1).recorded_sum == 0
 
 
-def test_a_joker_is_marked_as_the_card_it_became(client, make_night):
+def test_a_joker_is_marked_as_the_card_it_became(client, login, make_night):
     night = make_night(("Anna", "Bram"), game="jokers")
     rows = ("Qs Qd JK", "2c 3c 4c 5c 6c", "Ah Ad As JK 7h")
-    post_board(as_user(client, "Anna"), night, "Anna", rows)
+    post_board(login("Anna"), night, "Anna", rows)
     bram = ("Kc Kd 7s", "Ks Kh 9c 6d 2s", "Ts Td 4s 4h Js")
-    body = post_board(as_user(client, "Bram"), night, "Bram", bram).content.decode()
+    body = post_board(login("Bram"), night, "Bram", bram).content.decode()
     assert "round 1 went through" in body
     result = body[body.index('id="board-result"') :]
     # Bram's own board has no joker; the breakdown names Anna's two.
@@ -281,7 +278,7 @@ def test_a_joker_is_marked_as_the_card_it_became(client, make_night):
     assert 'aria-label="joker as Q♥"' in breakdown
     assert 'aria-label="joker as A♣"' in breakdown
 
-    body = as_user(client, "Anna").get(board_url(night, "Anna")).content.decode()
+    body = login("Anna").get(board_url(night, "Anna")).content.decode()
     result = body[body.index('id="board-result"') : body.index("</section>")]
     assert result.count('class="pc hearts wild"') == 1
     assert result.count('class="pc clubs wild"') == 1
@@ -292,11 +289,11 @@ def test_a_joker_is_marked_as_the_card_it_became(client, make_night):
     assert rounds.count('class="pc hearts wild" role="img" aria-label="joker as Q♥"') == 1
 
 
-def test_a_refused_save_keeps_the_typed_box_open_when_it_was_used(client, make_night):
+def test_a_refused_save_keeps_the_typed_box_open_when_it_was_used(client, login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(login("Anna"), night, "Anna", A)
     clash = ("Ah Kd 7s", *B[1:])
-    as_user(client, "Bram")
+    login("Bram")
     typed = post_board(client, night, "Bram", clash, typed="1").content.decode()
     assert "Ah appears twice" in typed
     assert '<details class="typed" open>' in typed
@@ -306,22 +303,22 @@ def test_a_refused_save_keeps_the_typed_box_open_when_it_was_used(client, make_n
     assert '<details class="typed">' in picked
 
 
-def test_several_clashes_are_all_named_on_the_card_page(client, make_night):
+def test_several_clashes_are_all_named_on_the_card_page(login, make_night):
     night = make_night(game="pineapple")
-    post_board(as_user(client, "Anna"), night, "Anna", A)
+    post_board(login("Anna"), night, "Anna", A)
     clash = ("Ah Qs 7s", *B[1:])
-    body = post_board(as_user(client, "Bram"), night, "Bram", clash).content.decode()
+    body = post_board(login("Bram"), night, "Bram", clash).content.decode()
     assert (
         "Ah appears twice: Anna bottom, Bram top; Qs appears twice: Anna middle, Bram top." in body
     )
 
 
-def test_the_card_page_of_a_seat_that_left_has_no_picker(client, make_night):
+def test_the_card_page_of_a_seat_that_left_has_no_picker(client, login, make_night):
     night = make_night(game="pineapple")
     play(night, {"Anna": 2, "Bram": -1, "Chris": -1})
     anna = User.objects.get(name="Anna")
     leave_seat(night=night, seat=night.seats.get(name="Chris"), by=anna)
-    client.force_login(anna)
+    login(anna)
     for response in (
         client.get(board_url(night, "Chris", 2)),
         post_board(client, night, "Chris", C, number=2),

@@ -1,10 +1,10 @@
-"""The night page from a phone: forms, refusals, polling and query counts."""
+"""The night page from a phone: forms, refusals, polling, the chart and query counts."""
 
 import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from tests.conftest import play
+from tests.helpers import play, rounds_of, settle_url
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
@@ -14,14 +14,9 @@ def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extr
     return client.post(reverse("entry_save", args=[night.pk]), data, **headers)
 
 
-def as_user(client, name):
-    client.force_login(User.objects.get(name=name))
-    return client
-
-
-def test_the_night_page_shows_round_dealer_and_the_entry_form(client, make_night):
+def test_the_night_page_shows_round_dealer_and_the_entry_form(login, make_night):
     night = make_night()
-    body = as_user(client, "Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
+    body = login("Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
     assert "Round 1" in body
     assert 'data-testid="dealer">Anna<' in body
     assert "Your total" in body
@@ -39,33 +34,33 @@ def test_the_night_page_shows_round_dealer_and_the_entry_form(client, make_night
         ("-1000", "between −999 and 999"),
     ],
 )
-def test_bad_totals_are_refused_in_plain_words(client, make_night, points, message):
+def test_bad_totals_are_refused_in_plain_words(login, make_night, points, message):
     night = make_night()
-    response = post_entry(as_user(client, "Anna"), night, "Anna", points)
+    response = post_entry(login("Anna"), night, "Anna", points)
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Entry.objects.exists()
 
 
 @pytest.mark.parametrize("typed", ["−7", "-7", " -7 "])
-def test_a_typed_minus_sign_of_any_kind_counts(client, make_night, typed):
+def test_a_typed_minus_sign_of_any_kind_counts(login, make_night, typed):
     night = make_night()
-    post_entry(as_user(client, "Anna"), night, "Anna", typed)
+    post_entry(login("Anna"), night, "Anna", typed)
     assert Entry.objects.get().points == -7
 
 
-def test_a_fantasyland_claim_the_game_lacks_is_refused(client, make_night):
+def test_a_fantasyland_claim_the_game_lacks_is_refused(client, login, make_night):
     night = make_night(game="standard")
-    response = post_entry(as_user(client, "Anna"), night, "Anna", 5, fantasyland="aa")
+    response = post_entry(login("Anna"), night, "Anna", 5, fantasyland="aa")
     assert "not a way into Fantasyland" in response.content.decode()
     response = post_entry(client, night, "Anna", 5, fantasyland="stayed")
     assert "cannot stay" in response.content.decode()
     assert not Entry.objects.exists()
 
 
-def test_an_htmx_entry_returns_the_form_and_the_live_fragment(client, make_night):
+def test_an_htmx_entry_returns_the_form_and_the_live_fragment(login, make_night):
     night = make_night()
-    response = post_entry(as_user(client, "Anna"), night, "Anna", 7, htmx=True)
+    response = post_entry(login("Anna"), night, "Anna", 7, htmx=True)
     body = response.content.decode()
     assert response.status_code == 200
     assert 'id="entry-form"' in body
@@ -74,25 +69,25 @@ def test_an_htmx_entry_returns_the_form_and_the_live_fragment(client, make_night
     assert "Sum so far +7, 2 to go" in body
 
 
-def test_an_invalid_htmx_entry_returns_the_form_with_its_errors(client, make_night):
+def test_an_invalid_htmx_entry_returns_the_form_with_its_errors(login, make_night):
     night = make_night()
-    response = post_entry(as_user(client, "Anna"), night, "Anna", "x", htmx=True)
+    response = post_entry(login("Anna"), night, "Anna", "x", htmx=True)
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<section id="entry-form"')
     assert "A total is a whole number" in body
 
 
-def test_every_phone_sees_by_how_much_the_totals_are_off(client, make_night):
+def test_every_phone_sees_by_how_much_the_totals_are_off(login, make_night):
     night = make_night()
     play(night, {"Anna": 7, "Bram": 17, "Chris": -21})
-    body = as_user(client, "Chris").get(reverse("night_detail", args=[night.pk])).content.decode()
+    body = login("Chris").get(reverse("night_detail", args=[night.pk])).content.decode()
     assert "3 points too many. Check your counts." in body
 
 
-def test_the_poll_answers_204_when_nothing_changed(client, make_night):
+def test_the_poll_answers_204_when_nothing_changed(client, login, make_night):
     night = make_night()
-    as_user(client, "Anna")
+    login("Anna")
     url = reverse("night_live", args=[night.pk])
     night.refresh_from_db()
     seen = night.version
@@ -105,9 +100,9 @@ def test_the_poll_answers_204_when_nothing_changed(client, make_night):
     assert 'id="entry-form"' not in response.content.decode()  # same round: form untouched
 
 
-def test_the_poll_replaces_the_form_when_a_new_round_opens(client, make_night):
+def test_the_poll_replaces_the_form_when_a_new_round_opens(client, login, make_night):
     night = make_night(("Anna", "Bram"))
-    as_user(client, "Anna")
+    login("Anna")
     play(night, {"Anna": 2, "Bram": -2})
     response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 1})
     body = response.content.decode()
@@ -116,19 +111,19 @@ def test_the_poll_replaces_the_form_when_a_new_round_opens(client, make_night):
     assert "Round 2" in body
 
 
-def test_the_poll_stops_when_the_night_is_over(client, make_night):
+def test_the_poll_stops_when_the_night_is_over(client, login, make_night):
     night = make_night(("Anna", "Bram"))
-    as_user(client, "Anna").post(reverse("night_end", args=[night.pk]))
+    login("Anna").post(reverse("night_end", args=[night.pk]))
     night.refresh_from_db()
     response = client.get(reverse("night_live", args=[night.pk]), {"v": night.version})
     assert response.status_code == 286
 
 
 def test_the_poll_with_nothing_new_costs_few_queries(
-    client, make_night, django_assert_max_num_queries
+    client, login, make_night, django_assert_max_num_queries
 ):
     night = make_night()
-    as_user(client, "Anna")
+    login("Anna")
     night.refresh_from_db()
     with django_assert_max_num_queries(4):  # session, user, the night; nothing rendered
         client.get(reverse("night_live", args=[night.pk]), {"v": night.version, "r": 1})
@@ -143,9 +138,11 @@ def count_page_queries(client, night) -> int:
     return len(captured)
 
 
-def test_night_page_queries_do_not_grow_with_rounds(client, make_night, django_assert_num_queries):
+def test_night_page_queries_do_not_grow_with_rounds(
+    client, login, make_night, django_assert_num_queries
+):
     night = make_night()
-    as_user(client, "Anna")
+    login("Anna")
     play(night, {"Anna": 1, "Bram": 1, "Chris": -2})
     few = count_page_queries(client, night)
     for _ in range(8):
@@ -156,10 +153,10 @@ def test_night_page_queries_do_not_grow_with_rounds(client, make_night, django_a
         client.get(reverse("night_detail", args=[night.pk]))
 
 
-def test_fixing_a_round_from_its_page(client, make_night):
+def test_fixing_a_round_from_its_page(client, login, make_night):
     night = make_night(("Anna", "Bram"))
     play(night, {"Anna": 2, "Bram": -2})
-    as_user(client, "Bram")
+    login("Bram")
     anna, bram = night.seats.order_by("position")
     url = reverse("round_edit", args=[night.pk, 1])
     response = client.post(url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "-4"})
@@ -171,16 +168,16 @@ def test_fixing_a_round_from_its_page(client, make_night):
     assert "Fixed by Bram" in history
 
 
-def test_a_round_not_yet_through_cannot_be_fixed(client, make_night):
+def test_a_round_not_yet_through_cannot_be_fixed(login, make_night):
     night = make_night(("Anna", "Bram"))
-    response = as_user(client, "Anna").get(reverse("round_edit", args=[night.pk, 1]))
+    response = login("Anna").get(reverse("round_edit", args=[night.pk, 1]))
     assert response.status_code == 404
 
 
-def test_starting_a_night_from_the_form(client, make_group):
+def test_starting_a_night_from_the_form(client, login, make_group):
     group = make_group(members=("Anna", "Bram", "Chris"))
     anna, bram, _ = User.objects.order_by("pk")
-    as_user(client, "Anna")
+    login("Anna")
     page = client.get(reverse("night_start", args=[group.pk]), {"game": "progressive"})
     assert page.status_code == 200
     response = client.post(
@@ -216,10 +213,10 @@ def test_starting_a_night_from_the_form(client, make_group):
         ({"seat_1": "me", "guest_2": "Gus", "point_value": "0.105"}, "whole cents"),
     ],
 )
-def test_a_bad_night_form_is_refused_and_creates_nothing(client, make_group, data, message):
+def test_a_bad_night_form_is_refused_and_creates_nothing(client, login, make_group, data, message):
     group = make_group(members=("Anna",))
     anna = User.objects.get(name="Anna")
-    as_user(client, "Anna")
+    login("Anna")
     form = {"game": "pineapple", "point_value": "0.10", "dealer": "1", "fantasyland": "on"}
     form.update({k: (anna.pk if v == "me" else v) for k, v in data.items()})
     response = client.post(reverse("night_start", args=[group.pk]), form)
@@ -228,10 +225,10 @@ def test_a_bad_night_form_is_refused_and_creates_nothing(client, make_group, dat
     assert not Night.objects.exists()
 
 
-def test_a_point_value_with_a_decimal_comma_is_understood(client, make_group):
+def test_a_point_value_with_a_decimal_comma_is_understood(login, make_group):
     group = make_group(members=("Anna", "Bram"))
     anna, bram = User.objects.order_by("pk")
-    as_user(client, "Anna").post(
+    login("Anna").post(
         reverse("night_start", args=[group.pk]),
         {
             "game": "standard",
@@ -246,30 +243,30 @@ def test_a_point_value_with_a_decimal_comma_is_understood(client, make_group):
     assert (night.point_cents, night.loss_cap_cents) == (25, 2000)
 
 
-def test_the_night_page_shows_money_after_the_loss_cap(client, make_night):
+def test_the_night_page_shows_money_after_the_loss_cap(login, make_night):
     night = make_night(("Anna", "Bram", "Chris"), point_cents=100)
     night.loss_cap_cents = 500
     night.save()
     play(night, {"Anna": 12, "Bram": -3, "Chris": -9})
-    body = as_user(client, "Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
+    body = login("Anna").get(reverse("night_detail", args=[night.pk])).content.decode()
     assert "−€5.00" in body  # Chris is down 9 points at €1 but pays at most €5
     assert "−€9.00" not in body
     assert "loss cap of €5.00" in body
 
 
-def test_an_arrival_is_seated_last_unless_told_otherwise(client, make_night):
+def test_an_arrival_is_seated_last_unless_told_otherwise(client, login, make_night):
     night = make_night(("Anna", "Bram", "Chris"), game="standard")
-    page = as_user(client, "Anna").get(reverse("seat_add", args=[night.pk]))
+    page = login("Anna").get(reverse("seat_add", args=[night.pk]))
     body = page.content.decode()
     assert body.index("after Chris (last)") < body.index("between Anna and Bram")
     client.post(reverse("seat_add", args=[night.pk]), {"guest": "Gus", "position": "4"})
     assert [s.name for s in night.seats.order_by("position")] == ["Anna", "Bram", "Chris", "Gus"]
 
 
-def test_starting_a_second_night_warns_and_needs_the_box_ticked(client, make_night):
+def test_starting_a_second_night_warns_and_needs_the_box_ticked(client, login, make_night):
     night = make_night(("Anna", "Bram"))
     anna, bram = User.objects.order_by("pk")
-    as_user(client, "Anna")
+    login("Anna")
     url = reverse("night_start", args=[night.group_id])
     assert "A night is already running" in client.get(url).content.decode()
     form = {
@@ -286,13 +283,13 @@ def test_starting_a_second_night_warns_and_needs_the_box_ticked(client, make_nig
     assert Night.objects.count() == 2
 
 
-def test_the_poll_takes_the_form_away_from_a_player_who_left(client, make_night):
+def test_the_poll_takes_the_form_away_from_a_player_who_left(client, login, make_night):
     from scorekeeper.services.seats import leave_seat
 
     night = make_night()
     play(night, {"Anna": 1, "Bram": 1, "Chris": -2})  # Chris has played, so his seat stays
     chris = night.seats.get(name="Chris")
-    as_user(client, "Chris")
+    login("Chris")
     leave_seat(night=night, seat=chris, by=User.objects.get(name="Anna"))
     response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 2, "s": chris.pk})
     body = response.content.decode()
@@ -302,35 +299,47 @@ def test_the_poll_takes_the_form_away_from_a_player_who_left(client, make_night)
     assert "End the night" not in body
 
 
-def test_a_refused_save_from_someone_not_seated_says_why(client, make_night):
+def test_a_refused_save_from_someone_not_seated_says_why(login, make_night):
     from scorekeeper.services.seats import leave_seat
 
     night = make_night()
     play(night, {"Anna": 1, "Bram": 1, "Chris": -2})
     chris = night.seats.get(name="Chris")
     leave_seat(night=night, seat=chris, by=User.objects.get(name="Anna"))
-    response = post_entry(as_user(client, "Chris"), night, "Chris", 3, number=2, htmx=True)
+    response = post_entry(login("Chris"), night, "Chris", 3, number=2, htmx=True)
     assert "Chris is not playing this round" in response.content.decode()
 
 
-def test_a_guests_total_can_be_changed_by_anyone_seated(client, make_night):
+def test_a_guests_total_can_be_changed_by_anyone_seated(client, login, make_night):
     night = make_night(("Anna", "Bram"), guests=("Gus",))
-    post_entry(as_user(client, "Anna"), night, "Gus", -5)
-    body = as_user(client, "Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
+    post_entry(login("Anna"), night, "Gus", -5)
+    body = login("Bram").get(reverse("night_detail", args=[night.pk])).content.decode()
     gus = night.seats.get(name="Gus").pk
     assert f"?for={gus}#entry-form" in body and "Change Gus's total" in body
     post_entry(client, night, "Gus", -7)
     assert Entry.objects.get(seat__name="Gus").points == -7
 
 
-def test_an_out_of_date_form_gets_a_plain_page(make_night):
-    from django.test import Client
-
+def test_an_out_of_date_form_gets_a_plain_page(make_night, login):
     night = make_night(("Anna", "Bram"))
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(User.objects.get(name="Anna"))
+    client = login("Anna", csrf_checks=True)
     response = client.post(reverse("night_end", args=[night.pk]))
     assert response.status_code == 403
     assert "This page was out of date" in response.content.decode()
     night.refresh_from_db()
     assert not night.is_over
+
+
+def test_the_night_page_has_the_chart_and_a_settle_link(make_night, login):
+    night = play(make_night(), *rounds_of(4))
+    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
+    html = page.content.decode()
+    assert 'class="ofc-chart"' in html
+    assert "Anna +15" in html  # the line's label
+    assert f'href="{settle_url(night)}"' in html
+
+
+def test_the_night_page_has_no_chart_before_the_first_round(make_night, login):
+    night = make_night()
+    page = login("Anna").get(reverse("night_detail", args=[night.pk]))
+    assert "ofc-chart" not in page.content.decode()

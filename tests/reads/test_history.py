@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from scorekeeper.models import User
 from scorekeeper.services.groups import leave_group
-from tests.conftest import finish, play, rounds_of
+from tests.helpers import finish, play, rounds_of
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def two_nights(make_night):
 
 def test_the_group_page_lists_its_nights_with_players_and_winner(two_nights, login):
     group, first, second = two_nights
-    page = login(User.objects.get(name="Anna")).get(reverse("group_detail", args=[group.pk]))
+    page = login("Anna").get(reverse("group_detail", args=[group.pk]))
 
     history = page.context["night_history"]
     assert [summary.night for summary in history] == [second, first]  # newest first
@@ -43,7 +43,7 @@ def test_the_group_page_lists_its_nights_with_players_and_winner(two_nights, log
 
 def test_a_night_that_is_still_running_is_not_in_the_history_list(make_night, login):
     night = play(make_night(), *rounds_of(2))
-    page = login(User.objects.get(name="Anna")).get(reverse("group_detail", args=[night.group.pk]))
+    page = login("Anna").get(reverse("group_detail", args=[night.group.pk]))
     assert page.context["night_history"] == []
     assert "No finished nights yet." in page.content.decode()
 
@@ -54,7 +54,7 @@ def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
     counts = []
     night = make_night()
     group = night.group
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
     for _ in range(3):
         play(night, *rounds_of(2))
         finish(night)
@@ -67,7 +67,7 @@ def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
 
 def test_the_group_table_adds_up_every_finished_night(two_nights, login):
     group, _, _ = two_nights
-    page = login(User.objects.get(name="Chris")).get(reverse("group_table", args=[group.pk]))
+    page = login("Chris").get(reverse("group_table", args=[group.pk]))
 
     rows = {row.name: row for row in page.context["rows"]}
     assert list(rows) == ["Bram", "Gus", "Anna", "Chris"]  # most points first
@@ -88,7 +88,7 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
     group, first, _ = two_nights
     chris = User.objects.get(name="Chris")
     leave_group(group=group, user=chris)
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
 
     table = client.get(reverse("group_table", args=[group.pk]))
     row = next(row for row in table.context["rows"] if row.name == "Chris")
@@ -107,9 +107,7 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
 def test_a_players_history_lists_their_nights_with_points_and_money(two_nights, login):
     group, first, second = two_nights
     anna = User.objects.get(name="Anna")
-    page = login(User.objects.get(name="Bram")).get(
-        reverse("player_history", args=[group.pk, anna.pk])
-    )
+    page = login("Bram").get(reverse("player_history", args=[group.pk, anna.pk]))
     history = page.context["history"]
     assert [(line.night, line.points, line.cents, line.place) for line in history.nights] == [
         (second, -20, -500, 3),
@@ -124,9 +122,7 @@ def test_a_players_history_lists_their_nights_with_points_and_money(two_nights, 
 def test_someone_who_never_was_a_member_has_no_history_page(two_nights, make_user, login):
     group, _, _ = two_nights
     stranger = make_user("Zed")
-    page = login(User.objects.get(name="Anna")).get(
-        reverse("player_history", args=[group.pk, stranger.pk])
-    )
+    page = login("Anna").get(reverse("player_history", args=[group.pk, stranger.pk]))
     assert page.status_code == 404
 
 
@@ -140,7 +136,7 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
     another = make_night(("Anna", "Bram"), group=night.group)
     play(another, *[{"Anna": 3, "Bram": -3}] * count)
     finish(another)
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
     # Session, user, group, the seats with their totals, the members who left.
     with django_assert_num_queries(5):
         page = client.get(reverse("group_table", args=[night.group.pk]))

@@ -9,7 +9,7 @@ from django.db import connection
 
 from scorekeeper.models import Entry, Night
 from scorekeeper.services.errors import Refused
-from tests.conftest import enter
+from tests.helpers import enter
 
 ROUNDS = 25
 TOTALS = {"Anna": 5, "Bram": -8, "Chris": 3}

@@ -11,7 +11,7 @@ from django.urls import reverse
 from scorekeeper.exports import CSV_COLUMNS
 from scorekeeper.models import Night, User
 from scorekeeper.services.boards import parse_board, record_board
-from tests.conftest import enter, finish, play
+from tests.helpers import enter, finish, play
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def get(client, name: str, *args) -> tuple:
 
 
 def test_a_night_as_csv_has_one_row_per_entry_with_its_round(night, login):
-    client = login(User.objects.get(name="Bram"))
+    client = login("Bram")
     response, body = get(client, "night_export", night.pk, "csv")
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -60,7 +60,7 @@ def test_a_night_as_csv_has_one_row_per_entry_with_its_round(night, login):
 
 
 def test_a_night_as_json_has_its_seats_rounds_and_entries(night, login):
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
     response, body = get(client, "night_export", night.pk, "json")
 
     assert response["Content-Type"] == "application/json; charset=utf-8"
@@ -96,7 +96,7 @@ def test_a_round_that_has_not_gone_through_is_not_exported(make_night, login):
     night = make_night(("Anna", "Bram"))
     play(night, {"Anna": 5, "Bram": -5})
     enter(night, "Anna", 3)  # round 2 is half entered
-    _, body = get(login(User.objects.get(name="Anna")), "night_export", night.pk, "json")
+    _, body = get(login("Anna"), "night_export", night.pk, "json")
     [exported] = json.loads(body)["nights"]
     assert [r["number"] for r in exported["rounds"]] == [1]
     assert exported["ended_at"] is None
@@ -105,7 +105,7 @@ def test_a_round_that_has_not_gone_through_is_not_exported(make_night, login):
 def test_a_whole_group_exports_every_night_oldest_first(night, make_night, login):
     second = make_night(("Anna", "Bram"), point_cents=25, group=night.group)
     play(second, {"Anna": -1, "Bram": 1})
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
 
     _, body = get(client, "group_export", night.group.pk, "json")
     nights = json.loads(body)["nights"]
@@ -127,7 +127,7 @@ def test_a_whole_group_exports_every_night_oldest_first(night, make_night, login
 
 
 def test_an_unknown_format_is_404(night, login):
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
     assert client.get(reverse("night_export", args=[night.pk, "xlsx"])).status_code == 404
     assert client.get(reverse("group_export", args=[night.group.pk, "pdf"])).status_code == 404
 
@@ -141,7 +141,7 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
         play(night, {"Anna": 2, "Bram": -2}, {"Anna": -1, "Bram": 1})
         finish(night)
         night = make_night(("Anna", "Bram"), group=night.group)
-    client = login(User.objects.get(name="Anna"))
+    client = login("Anna")
     # Session, user, group; nights, their seats, rounds and entries.
     with django_assert_num_queries(7):
         client.get(reverse("group_export", args=[night.group.pk, "csv"]))
@@ -163,7 +163,7 @@ def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, l
             entered_by=User.objects.get(name=name),
         )
     play(night, {"Anna": 4, "Bram": -4})
-    _, body = get(login(User.objects.get(name="Anna")), "night_export", night.pk, "csv")
+    _, body = get(login("Anna"), "night_export", night.pk, "csv")
     rows = list(csv.DictReader(io.StringIO(body)))
     assert list(rows[0])[-3:] == ["top", "middle", "bottom"]
     assert [(r["round"], r["seat"], r["top"], r["middle"], r["bottom"]) for r in rows] == [

@@ -1,0 +1,201 @@
+"""Rounds through their services: entries, the zero-sum check, corrections and undo,
+Fantasyland and the button."""
+
+import pytest
+
+from scorekeeper.models import Entry, RoundEdit, User
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from tests.helpers import enter, open_round, play_round, seats_of
+
+
+def test_a_round_goes_through_when_totals_sum_to_zero(make_night):
+    night = make_night()
+    assert not enter(night, "Anna", 7).round_recorded
+    assert not enter(night, "Bram", 17).round_recorded
+    assert enter(night, "Chris", -24).round_recorded
+    first = night.rounds.get(number=1)
+    assert first.is_recorded and first.recorded_sum == 0
+    assert open_round(night).number == 2
+
+
+def test_totals_that_do_not_add_up_stay_open_and_editable(make_night):
+    night = make_night()
+    play_round(night, {"Anna": 7, "Bram": 17, "Chris": -21})
+    assert open_round(night).number == 1
+    assert enter(night, "Chris", -24).round_recorded
+
+
+def test_saving_the_same_entry_twice_records_one_entry(make_night):
+    night = make_night()
+    enter(night, "Anna", 5)
+    version = type(night).objects.get(pk=night.pk).version
+    enter(night, "Anna", 5)
+    assert Entry.objects.filter(seat__name="Anna").count() == 1
+    assert type(night).objects.get(pk=night.pk).version == version  # nothing changed
+
+
+def test_a_retry_after_the_round_went_through_is_taken_as_already_saved(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    version = type(night).objects.get(pk=night.pk).version
+    result = enter(night, "Bram", -3, number=1)  # the answer to the first try was lost
+    assert result.entry.points == -3 and not result.round_recorded
+    assert type(night).objects.get(pk=night.pk).version == version
+    with pytest.raises(Refused, match="already gone through"):
+        enter(night, "Bram", -4, number=1)  # a different total is a correction
+    assert Entry.objects.count() == 2
+
+
+def test_undo_then_confirming_the_same_totals_records_the_round_again(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    assert enter(night, "Bram", -3).round_recorded
+    history = list(night.rounds.get(number=1).edits.values_list("note", "changes"))
+    assert history == [("reopened with undo", [])]
+
+
+def test_a_phone_left_on_a_round_that_was_undone_is_told_where_the_table_is(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Bram"))
+    with pytest.raises(Refused, match="Round 2 is not open any more: the table is on round 1"):
+        enter(night, "Anna", 4, number=2)
+
+
+def test_changes_in_a_reopened_round_are_kept_in_its_history(make_night):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    enter(night, "Bram", -5)
+    assert enter(night, "Anna", 5).round_recorded
+    changes = [edit.changes for edit in night.rounds.get(number=1).edits.all()]
+    assert changes == [[], [["Bram", -3, -5]], [["Anna", 3, 5]]]
+
+
+@pytest.mark.parametrize("points", [1000, -1000, 5000])
+def test_out_of_range_totals_are_refused(make_night, points):
+    night = make_night()
+    with pytest.raises(Refused, match="between -999 and 999"):
+        enter(night, "Anna", points)
+    assert not Entry.objects.exists()
+
+
+def test_anyone_seated_fills_in_an_empty_seat_but_not_someone_elses_entry(make_night):
+    night = make_night(guests=("Gus",))
+    result = enter(night, "Gus", 4, by="Anna")
+    assert result.entry.entered_by.name == "Anna"
+    enter(night, "Gus", 5, by="Bram")  # a guest's entry anyone at the table may fix
+    enter(night, "Chris", 1, by="Anna")  # Chris's phone died
+    with pytest.raises(Refused, match="only they can change it"):
+        enter(night, "Chris", 2, by="Bram")
+    enter(night, "Chris", 3)  # Chris can always change their own
+
+
+def test_a_member_who_is_not_seated_cannot_enter(make_night, make_user):
+    night = make_night(("Anna", "Bram"))
+    from scorekeeper.services.groups import join_group
+
+    dana = make_user("Dana")
+    join_group(group=night.group, user=dana)
+    with pytest.raises(Refused, match="Only players seated"):
+        record_entry(
+            night=night, round_number=1, seat=seats_of(night)["Anna"], points=1, entered_by=dana
+        )
+
+
+def test_fantasyland_sets_the_next_hand_and_keeps_the_button(make_night):
+    night = make_night(game="progressive")
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Bram={"fantasyland_made": "kk"})
+    second = open_round(night)
+    assert second.dealer.name == "Anna"  # the button stays for the Fantasyland hand
+    assert second.fantasyland == {str(seats_of(night)["Bram"].pk): [15, 0]}
+    play_round(night, {"Anna": 1, "Bram": -2, "Chris": 1})  # Bram does not stay
+    third = open_round(night)
+    assert third.dealer.name == "Bram" and third.fantasyland == {}
+
+
+def test_hold_keeps_the_button_for_the_first_regular_hand(make_night):
+    night = make_night(game="progressive", rules={"hold_button": True})
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Bram={"fantasyland_made": "qq"})
+    play_round(night, {"Anna": 1, "Bram": -2, "Chris": 1})
+    assert open_round(night).dealer.name == "Anna"
+    play_round(night, {"Anna": 1, "Bram": -2, "Chris": 1})
+    assert open_round(night).dealer.name == "Bram"
+
+
+def test_a_stay_keeps_the_count_and_counts_the_streak(make_night):
+    night = make_night(game="ultimate")
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Chris={"fantasyland_made": "trips"})
+    chris = str(seats_of(night)["Chris"].pk)
+    for stays in range(1, 4):
+        play_round(night, {"Anna": 1, "Bram": -2, "Chris": 1}, Chris={"fantasyland_stayed": True})
+        assert open_round(night).fantasyland == {chris: [17, stays]}
+    with pytest.raises(Refused, match="4 Fantasyland hands in a row"):
+        enter(night, "Chris", 1, fantasyland_stayed=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "claims", "message"),
+    [
+        ("progressive", {"fantasyland_stayed": True}, "cannot stay"),
+        ("progressive", {"fantasyland_made": "qq+"}, "not a way into Fantasyland"),
+        ("standard", {"fantasyland_made": "kk"}, "not a way into Fantasyland"),
+        ("standard-nofl", {"fantasyland_made": "qq+"}, "without Fantasyland"),
+    ],
+)
+def test_fantasyland_claims_the_game_does_not_allow_are_refused(make_night, game, claims, message):
+    night = make_night(game=game)
+    with pytest.raises(Refused, match=message):
+        enter(night, "Anna", 3, **claims)
+    assert not Entry.objects.exists()
+
+
+def test_a_player_in_fantasyland_says_whether_they_stayed_not_whether_they_made_it(make_night):
+    night = make_night(game="progressive")
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Bram={"fantasyland_made": "qq"})
+    with pytest.raises(Refused, match="say whether they stayed"):
+        enter(night, "Bram", 3, fantasyland_made="aa")
+
+
+def test_a_correction_is_kept_in_the_history_and_must_sum_to_zero(make_night):
+    night = make_night()
+    play_round(night, {"Anna": 7, "Bram": 17, "Chris": -24})
+    seats = seats_of(night)
+    anna = User.objects.get(name="Anna")
+    with pytest.raises(Refused, match="2 points too many"):
+        edit_round(
+            night=night,
+            number=1,
+            edited_by=anna,
+            points={seats["Anna"].pk: 9, seats["Bram"].pk: 17, seats["Chris"].pk: -24},
+        )
+    edit_round(
+        night=night,
+        number=1,
+        edited_by=anna,
+        points={seats["Anna"].pk: 9, seats["Bram"].pk: 15, seats["Chris"].pk: -24},
+    )
+    edit = RoundEdit.objects.get()
+    assert edit.changes == [["Anna", 7, 9], ["Bram", 17, 15]]
+    assert edit.edited_by == anna
+
+
+def test_undo_reopens_the_last_round(make_night):
+    night = make_night()
+    play_round(night, {"Anna": 7, "Bram": 17, "Chris": -24})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    assert open_round(night).number == 1
+    assert night.rounds.count() == 1
+    enter(night, "Chris", -20)
+    enter(night, "Bram", 13)
+    assert night.rounds.get(number=1).is_recorded
+
+
+def test_undo_is_refused_once_the_next_hand_has_entries(make_night):
+    night = make_night()
+    play_round(night, {"Anna": 7, "Bram": 17, "Chris": -24})
+    enter(night, "Anna", 1)
+    with pytest.raises(Refused, match="already has entries"):
+        undo_last_round(night=night, by=User.objects.get(name="Anna"))
