@@ -8,7 +8,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.button import at_or_after, next_clockwise, next_dealer
-from scorekeeper.games import game_for
 from scorekeeper.ofc import FantasylandState as Fantasyland
 from scorekeeper.ofc import next_fantasyland
 from scorekeeper.ofc.games import PRESETS
@@ -143,7 +142,7 @@ def test_ultimate_allows_three_stays_in_a_row_at_most():
 
 
 def test_no_stay_limit_means_the_streak_goes_on():
-    game = game_for("pineapple", {})
+    game = PRESETS["pineapple"].with_house_rules({})
     state = Fantasyland(14, 0)
     for _ in range(50):
         state = next_fantasyland(game, state, entry=None, stayed=True)
@@ -151,7 +150,7 @@ def test_no_stay_limit_means_the_streak_goes_on():
 
 
 def test_a_house_stay_limit_applies_to_any_game():
-    game = game_for("pineapple", {"stay_limit": 1})
+    game = PRESETS["pineapple"].with_house_rules({"stay_limit": 1})
     state = next_fantasyland(game, Fantasyland(14, 0), stayed=True)
     assert state == Fantasyland(14, 1)
     assert next_fantasyland(game, state, entry=None, stayed=True) is None

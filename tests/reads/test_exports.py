@@ -8,9 +8,9 @@ from datetime import datetime
 import pytest
 from django.urls import reverse
 
-from scorekeeper.exports import CSV_COLUMNS
-from scorekeeper.models import Night, User
-from scorekeeper.services.boards import parse_board, record_board
+from scorekeeper.models import Night, User, parse_board
+from scorekeeper.reads.exports import CSV_COLUMNS
+from scorekeeper.services.boards import record_board
 from tests.helpers import enter, finish, play
 
 

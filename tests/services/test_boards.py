@@ -1,13 +1,10 @@
 """The card-entry services: a waiting board, counting the table, mixed rounds."""
 
-import doctest
-
 import pytest
 from django.db import IntegrityError, transaction
 
-from scorekeeper.models import Entry, User
-from scorekeeper.services import boards
-from scorekeeper.services.boards import parse_board, record_board
+from scorekeeper.models import Entry, User, parse_board
+from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import record_entry, undo_last_round
 
@@ -38,11 +35,6 @@ def type_total(night, name, points, number=1):
         points=points,
         entered_by=User.objects.get(name=name),
     )
-
-
-def test_the_docstring_examples_hold():
-    outcome = doctest.testmod(boards)
-    assert outcome.attempted > 0 and outcome.failed == 0
 
 
 def test_a_retried_last_board_is_taken_as_saved(make_night):

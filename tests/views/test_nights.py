@@ -92,9 +92,9 @@ def test_the_poll_answers_204_when_nothing_changed(client, login, make_night):
     night.refresh_from_db()
     seen = night.version
     anna = night.seats.get(name="Anna").pk
-    assert client.get(url, {"v": seen, "r": 1, "s": anna}).status_code == 204
+    assert client.get(url, {"version": seen, "round": 1, "seat": anna}).status_code == 204
     play(night, {"Bram": 4})
-    response = client.get(url, {"v": seen, "r": 1, "s": anna})
+    response = client.get(url, {"version": seen, "round": 1, "seat": anna})
     assert response.status_code == 200
     assert "+4" in response.content.decode()
     assert 'id="entry-form"' not in response.content.decode()  # same round: form untouched
@@ -104,7 +104,7 @@ def test_the_poll_replaces_the_form_when_a_new_round_opens(client, login, make_n
     night = make_night(("Anna", "Bram"))
     login("Anna")
     play(night, {"Anna": 2, "Bram": -2})
-    response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 1})
+    response = client.get(reverse("night_live", args=[night.pk]), {"version": 1, "round": 1})
     body = response.content.decode()
     assert 'id="entry-form" hx-swap-oob="true"' in body
     assert 'id="round-head" class="round-head" hx-swap-oob="true"' in body
@@ -115,7 +115,7 @@ def test_the_poll_stops_when_the_night_is_over(client, login, make_night):
     night = make_night(("Anna", "Bram"))
     login("Anna").post(reverse("night_end", args=[night.pk]))
     night.refresh_from_db()
-    response = client.get(reverse("night_live", args=[night.pk]), {"v": night.version})
+    response = client.get(reverse("night_live", args=[night.pk]), {"version": night.version})
     assert response.status_code == 286
 
 
@@ -126,7 +126,7 @@ def test_the_poll_with_nothing_new_costs_few_queries(
     login("Anna")
     night.refresh_from_db()
     with django_assert_max_num_queries(4):  # session, user, the night; nothing rendered
-        client.get(reverse("night_live", args=[night.pk]), {"v": night.version, "r": 1})
+        client.get(reverse("night_live", args=[night.pk]), {"version": night.version, "round": 1})
 
 
 def count_page_queries(client, night) -> int:
@@ -291,7 +291,9 @@ def test_the_poll_takes_the_form_away_from_a_player_who_left(client, login, make
     chris = night.seats.get(name="Chris")
     login("Chris")
     leave_seat(night=night, seat=chris, by=User.objects.get(name="Anna"))
-    response = client.get(reverse("night_live", args=[night.pk]), {"v": 1, "r": 2, "s": chris.pk})
+    response = client.get(
+        reverse("night_live", args=[night.pk]), {"version": 1, "round": 2, "seat": chris.pk}
+    )
     body = response.content.decode()
     assert 'id="entry-form" hx-swap-oob="true"' in body
     assert "You are not seated in this round" in body
