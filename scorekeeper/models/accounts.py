@@ -29,7 +29,6 @@ class User(AbstractBaseUser):
     objects = UserManager()
 
     class Meta:
-        app_label = "scorekeeper"
         constraints = [
             models.UniqueConstraint(Lower("name"), name="user_name_unique_ignoring_case"),
         ]

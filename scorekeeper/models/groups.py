@@ -42,9 +42,6 @@ class Group(models.Model):
 
     objects = GroupQuerySet.as_manager()
 
-    class Meta:
-        app_label = "scorekeeper"
-
     def __str__(self) -> str:
         return self.name
 
@@ -71,7 +68,6 @@ class Membership(models.Model):
     left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        app_label = "scorekeeper"
         constraints = [
             models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_person"),
         ]

@@ -74,7 +74,6 @@ class Night(models.Model):
     objects = NightQuerySet.as_manager()
 
     class Meta:
-        app_label = "scorekeeper"
         ordering = ["-started_at", "-pk"]
 
     def __str__(self) -> str:
@@ -132,7 +131,6 @@ class Seat(models.Model):
     last_round = models.PositiveIntegerField(null=True, blank=True)  # set when they leave
 
     class Meta:
-        app_label = "scorekeeper"
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["night", "position"], name="one_seat_per_place"),
@@ -191,7 +189,6 @@ class Round(models.Model):
     recorded_sum = models.IntegerField(null=True, blank=True)
 
     class Meta:
-        app_label = "scorekeeper"
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["night", "number"], name="one_round_per_number"),
@@ -241,7 +238,6 @@ class Entry(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        app_label = "scorekeeper"
         ordering = ["seat__position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="one_entry_per_seat"),
@@ -277,7 +273,6 @@ class RoundEdit(models.Model):
     note = models.CharField(max_length=60, blank=True)
 
     class Meta:
-        app_label = "scorekeeper"
         ordering = ["edited_at", "pk"]
 
     def __str__(self) -> str:

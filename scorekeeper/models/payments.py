@@ -21,7 +21,6 @@ class Payment(models.Model):
     marked_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        app_label = "scorekeeper"
         constraints = [
             models.UniqueConstraint(
                 fields=["night", "payer", "payee", "cents"], name="payment_marked_once"
