@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from .evaluate import Category, _pack
+from .evaluate import Category, pack_key
 
 __all__ = [
     "PRESETS",
@@ -37,7 +37,7 @@ def top_at_least(category: Category, rank: int = 2) -> int:
     >>> hand_key(parse_cards("Qs Qd 2c")) >= top_at_least(Category.PAIR, 12)
     True
     """
-    return _pack(category, [rank])
+    return pack_key(category, [rank])
 
 
 QUEENS = top_at_least(Category.PAIR, 12)

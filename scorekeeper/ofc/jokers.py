@@ -27,7 +27,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from .cards import BY_CODE, DECK, Card
-from .evaluate import _FLUSH, _TOP, _UNSUITED, five_key, low_fault, top_key
+from .evaluate import (
+    FLUSH_KEY_BY_RANK_BITS,
+    KEY_BY_PRIMES,
+    TOP_KEY_BY_PRIMES,
+    five_key,
+    low_fault,
+    top_key,
+)
 
 __all__ = ["reachable", "resolve"]
 
@@ -66,25 +73,25 @@ def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tu
         # The top has no straights or flushes: only the ranks count.
         for i, first in enumerate(candidates):
             if jokers == 1:
-                options.setdefault(_TOP[product * (first & 0xFF)], (first,))
+                options.setdefault(TOP_KEY_BY_PRIMES[product * (first & 0xFF)], (first,))
                 continue
             prime = product * (first & 0xFF)
             for second in candidates[i + 1 :]:
-                options.setdefault(_TOP[prime * (second & 0xFF)], (first, second))
+                options.setdefault(TOP_KEY_BY_PRIMES[prime * (second & 0xFF)], (first, second))
         return options
     for i, first in enumerate(candidates):
         suits = all_suits & first
         bits = rank_bits | first
         prime = product * (first & 0xFF)
         if jokers == 1:
-            key = _FLUSH[bits >> 16] if suits else _UNSUITED[prime]
+            key = FLUSH_KEY_BY_RANK_BITS[bits >> 16] if suits else KEY_BY_PRIMES[prime]
             options.setdefault(key, (first,))
             continue
         for second in candidates[i + 1 :]:
             if suits & second:
-                key = _FLUSH[(bits | second) >> 16]
+                key = FLUSH_KEY_BY_RANK_BITS[(bits | second) >> 16]
             else:
-                key = _UNSUITED[prime * (second & 0xFF)]
+                key = KEY_BY_PRIMES[prime * (second & 0xFF)]
             options.setdefault(key, (first, second))
     return options
 

@@ -19,7 +19,6 @@ from enum import StrEnum
 from .cards import Card, OFCError, parse_cards
 from .evaluate import (
     Category,
-    _pack,
     category_of,
     describe,
     five_key,
@@ -27,6 +26,7 @@ from .evaluate import (
     low_fault,
     low_key,
     low_name,
+    pack_key,
     ranks_of,
     top_key,
 )
@@ -71,9 +71,9 @@ class Row(StrEnum):
 
 
 ROWS = (Row.TOP, Row.MIDDLE, Row.BOTTOM)
-WHEEL = _pack(Category.HIGH_CARD, [7, 5, 4, 3, 2])  # the best 2-7 low
-FULL_HOUSE = _pack(Category.FULL_HOUSE, [])
-QUADS = _pack(Category.QUADS, [])
+WHEEL = pack_key(Category.HIGH_CARD, [7, 5, 4, 3, 2])  # the best 2-7 low
+FULL_HOUSE = pack_key(Category.FULL_HOUSE, [])
+QUADS = pack_key(Category.QUADS, [])
 
 
 @dataclass(frozen=True)
