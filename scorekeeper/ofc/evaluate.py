@@ -195,6 +195,11 @@ def ranks_of(key: int) -> tuple[int, ...]:
     return tuple(rank for rank in ranks if rank)
 
 
+# Every scored row is named, twice more for its royalties: look the names up.
+_CATEGORY_LABELS = tuple(category.label for category in Category)
+_ROYAL_FLUSH = pack_key(Category.STRAIGHT_FLUSH, [14]) >> 16  # category and high card
+
+
 def hand_name(key: int) -> str:
     """The hand's category in words, with the royal flush named apart.
 
@@ -202,10 +207,9 @@ def hand_name(key: int) -> str:
     >>> hand_name(hand_key(parse_cards("9s 9h 9d")))
     'trips'
     """
-    category = category_of(key)
-    if category is Category.STRAIGHT_FLUSH and ranks_of(key)[0] == 14:
+    if key >> 16 == _ROYAL_FLUSH:
         return "royal flush"
-    return category.label
+    return _CATEGORY_LABELS[key >> 20]
 
 
 def _plural(rank: int) -> str:
