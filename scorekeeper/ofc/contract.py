@@ -27,9 +27,11 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .board import PlayerBoard, RowResult
 from .cards import OFCError, parse_cards
+from .fantasyland import FantasylandState
 from .games import PRESETS, Game
-from .scoring import FantasylandState, PlayerBoard, RowResult, TableResult, score_table
+from .scoring import TableResult, score_table
 
 __all__ = ["Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
 
