@@ -24,12 +24,13 @@ from .board import ROWS, PlayerBoard, PlayerResult, Row, RowResult, entry_option
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
 from .fantasyland import FantasylandState, next_fantasyland
-from .games import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
+from .games import HOUSE_RULES, PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties, RuleKind
 from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
 from .scoring import PairResult, TableResult, score_board, score_table, table_problems
 
 __all__ = [
     "DECK",
+    "HOUSE_RULES",
     "JOKER",
     "PRESETS",
     "ROWS",
@@ -50,6 +51,7 @@ __all__ = [
     "Row",
     "RowResult",
     "Royalties",
+    "RuleKind",
     "TableError",
     "TableResult",
     "TooManyJokers",

@@ -24,24 +24,20 @@ cannot be scored, nothing on standard output and one line on standard error
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .board import PlayerBoard, RowResult
 from .cards import OFCError, parse_cards
 from .fantasyland import FantasylandState
-from .games import PRESETS, Game
+from .games import HOUSE_RULES, PRESETS, Game, RuleKind
 from .scoring import TableResult, score_table
 
 __all__ = ["Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
 
-# House rules the input may switch, and the type each one takes.
-RULES = {
-    "fantasyland": "bool",
-    "stay_full_house_middle": "bool",
-    "stay_wheel_middle": "bool",
-    "stay_limit": "limit",
-}
+# House rules the input may switch, and the kind of value each takes: all of
+# them but the dealer button's, which the engine does not move.
+RULES = {name: kind for name, kind in HOUSE_RULES.items() if name != "hold_button"}
 
 
 @dataclass(frozen=True)
@@ -64,19 +60,14 @@ def _game(data: dict[str, Any]) -> Game:
         return game
     if not isinstance(rules, dict):
         raise OFCError('"rules" must be an object of house rules')
-    changes: dict[str, Any] = {}
     for name, value in rules.items():
         kind = RULES.get(name)
         if kind is None:
             raise OFCError(f'unknown rule "{name}"; the rules are {", ".join(RULES)}')
-        if kind == "bool" and not isinstance(value, bool):
-            raise OFCError(f'rule "{name}" must be true or false, got {json.dumps(value)}')
-        if kind == "limit" and not (
-            value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
-        ):
-            raise OFCError(f'rule "{name}" must be a whole number or null, got {json.dumps(value)}')
-        changes[name] = value
-    return replace(game, **changes)
+        if not kind.accepts(value):
+            expected = "true or false" if kind is RuleKind.SWITCH else "a whole number or null"
+            raise OFCError(f'rule "{name}" must be {expected}, got {json.dumps(value)}')
+    return game.with_house_rules(rules)
 
 
 def _whole(value: Any) -> bool:
