@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from .evaluate import Category, pack_key
 
@@ -67,7 +68,11 @@ class EntryOption:
     wheel_middle: bool = False
 
 
-def _frozen(mapping: Mapping) -> Mapping:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(mapping))
 
 
@@ -154,7 +159,11 @@ class Game:
         >>> game.stay_limit, game.id
         (2, 'pineapple')
         """
-        changes = {name: value for name, value in rules.items() if name in HOUSE_RULES}
+        # Each value goes to a field of its own type; checking it is the
+        # caller's business (RuleKind.accepts), so here it is Any.
+        changes: dict[str, Any] = {
+            name: value for name, value in rules.items() if name in HOUSE_RULES
+        }
         return replace(self, **changes)
 
 

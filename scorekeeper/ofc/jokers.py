@@ -25,6 +25,7 @@ rows with more than one reachable key, so this walk is short.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TypeAlias
 
 from .cards import BY_CODE, DECK, Card
 from .evaluate import (
@@ -35,11 +36,15 @@ from .evaluate import (
     low_fault,
     top_key,
 )
+from .games import Game
 
-__all__ = ["reachable", "resolve"]
+__all__ = ["ReachableKeys", "reachable", "resolve"]
+
+# The keys a row with jokers can reach -> joker codes that reach each one.
+ReachableKeys: TypeAlias = dict[int, tuple[int, ...]]
 
 
-def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tuple[int, ...]]:
+def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> ReachableKeys:
     """Every key a row with jokers can reach -> joker codes that reach it.
 
     ``used`` holds the codes of cards elsewhere on the table; a substitution
@@ -68,7 +73,7 @@ def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tu
         product *= code & 0xFF
         all_suits &= code
         rank_bits |= code
-    options: dict[int, tuple[int, ...]] = {}
+    options: ReachableKeys = {}
     if len(cards) == 3:
         # The top has no straights or flushes: only the ranks count.
         for i, first in enumerate(candidates):
@@ -97,7 +102,7 @@ def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tu
 
 
 def resolve(
-    game, rows: Sequence[Sequence[Card]], used: Collection[int]
+    game: Game, rows: Sequence[Sequence[Card]], used: Collection[int]
 ) -> tuple[tuple[int, int, int], tuple[tuple[Card, ...], ...]]:
     """The keys of top, middle and bottom and what each row's jokers became.
 
@@ -115,14 +120,16 @@ def resolve(
     return choice, became
 
 
-def _best_middle(game, middle: dict[int, tuple[int, ...]]) -> int:
+def _best_middle(game: Game, middle: ReachableKeys) -> int:
     if game.low_middle:
         lows = [key for key in middle if low_fault(key) is None]
         return min(lows) if lows else max(middle)
     return max(middle)
 
 
-def _choose(game, top: dict, middle: dict, bottom: dict) -> tuple[int, int, int] | None:
+def _choose(
+    game: Game, top: ReachableKeys, middle: ReachableKeys, bottom: ReachableKeys
+) -> tuple[int, int, int] | None:
     bottoms = sorted(bottom, reverse=True)
     tops = sorted(top, reverse=True)
     lowest_top = tops[-1]
