@@ -152,7 +152,8 @@ def score_table(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
 
 
 def settle_pair(game: Game, first: PlayerResult, second: PlayerResult) -> PairResult:
-    """What ``second`` pays ``first`` (negative: is paid), row by row.
+    """Two scored boards settled from the first one's side: ``points`` is what
+    ``second`` pays ``first`` (negative when ``first`` pays).
 
     A row won is 1 point, winning all three adds the scoop, and the royalty
     difference is paid on top. A fouled board loses every row to a board that
@@ -196,7 +197,7 @@ def _compare(key: int, other: int) -> int:
 
 
 def _score_checked(game: Game, boards: Sequence[PlayerBoard]) -> TableResult:
-    """Score boards that passed the table's checks (or, in a test, skip them)."""
+    """Score boards that passed :func:`table_problems` and the player count."""
     # Jokers prefer to become cards nobody at the table holds.
     held = _codes(boards)
     scored = [
