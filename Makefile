@@ -50,6 +50,7 @@ chromium:
 lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: setup-dev
 	$(BIN)/ruff check --fix .

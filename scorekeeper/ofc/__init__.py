@@ -1,10 +1,12 @@
 """The OFC rules engine: pure Python, no Django.
 
 Cards and notation (:mod:`.cards`), hand evaluation (:mod:`.evaluate`), the
-seven games as data (:mod:`.games`), jokers (:mod:`.jokers`), scoring and
-Fantasyland (:mod:`.scoring`), why boards cannot be scored (:mod:`.problems`),
-and the JSON contract of ``manage.py score``
-(:mod:`.contract`).
+seven games as data (:mod:`.games`), jokers (:mod:`.jokers`), Fantasyland
+(:mod:`.fantasyland`), a player's board scored on its own (:mod:`.board`), why
+boards cannot be scored together (:mod:`.problems`), the table scored and
+settled pair by pair (:mod:`.scoring`), and the JSON contract of
+``manage.py score`` (:mod:`.contract`). Each module imports only the ones
+before it in this list.
 
 >>> board = PlayerBoard.parse
 >>> result = score_table(
@@ -18,29 +20,20 @@ and the JSON contract of ``manage.py score``
 [-5, 5]
 """
 
+from .board import ROWS, PlayerBoard, PlayerResult, Row, RowResult, entry_option
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
-from .games import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
+from .fantasyland import FantasylandState, next_fantasyland
+from .games import HOUSE_RULES, PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties, RuleKind
 from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
-from .scoring import (
-    FantasylandState,
-    PairResult,
-    PlayerBoard,
-    PlayerResult,
-    Row,
-    RowResult,
-    TableResult,
-    entry_option,
-    next_fantasyland,
-    score_board,
-    score_table,
-    table_problems,
-)
+from .scoring import PairResult, TableResult, score_board, score_table, table_problems
 
 __all__ = [
     "DECK",
+    "HOUSE_RULES",
     "JOKER",
     "PRESETS",
+    "ROWS",
     "STANDARD_ROYALTIES",
     "Card",
     "Category",
@@ -58,6 +51,7 @@ __all__ = [
     "Row",
     "RowResult",
     "Royalties",
+    "RuleKind",
     "TableError",
     "TableResult",
     "TooManyJokers",

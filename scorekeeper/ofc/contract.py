@@ -24,22 +24,24 @@ cannot be scored, nothing on standard output and one line on standard error
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import TypeAlias, TypeGuard
 
-from .cards import OFCError, parse_cards
-from .games import PRESETS, Game
-from .scoring import FantasylandState, PlayerBoard, RowResult, TableResult, score_table
+from .board import PlayerBoard, RowResult
+from .cards import Card, OFCError, parse_cards
+from .fantasyland import FantasylandState
+from .games import HOUSE_RULES, PRESETS, Game, RuleKind
+from .scoring import TableResult, score_table
 
-__all__ = ["Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
+__all__ = ["JSON", "Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
 
-# House rules the input may switch, and the type each one takes.
-RULES = {
-    "fantasyland": "bool",
-    "stay_full_house_middle": "bool",
-    "stay_wheel_middle": "bool",
-    "stay_limit": "limit",
-}
+# A value as json.loads gives it and json.dumps takes it. Input is read as
+# ``object`` and checked as it is read; this is what the output is made of.
+JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
+
+# House rules the input may switch, and the kind of value each takes: all of
+# them but the dealer button's, which the engine does not move.
+RULES = {name: kind for name, kind in HOUSE_RULES.items() if name != "hold_button"}
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Outcome:
     status: int
 
 
-def _game(data: dict[str, Any]) -> Game:
+def _game(data: dict[str, object]) -> Game:
     variant = data.get("variant")
     if "variant" not in data:
         raise OFCError('missing "variant"')
@@ -62,26 +64,21 @@ def _game(data: dict[str, Any]) -> Game:
         return game
     if not isinstance(rules, dict):
         raise OFCError('"rules" must be an object of house rules')
-    changes: dict[str, Any] = {}
     for name, value in rules.items():
         kind = RULES.get(name)
         if kind is None:
             raise OFCError(f'unknown rule "{name}"; the rules are {", ".join(RULES)}')
-        if kind == "bool" and not isinstance(value, bool):
-            raise OFCError(f'rule "{name}" must be true or false, got {json.dumps(value)}')
-        if kind == "limit" and not (
-            value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
-        ):
-            raise OFCError(f'rule "{name}" must be a whole number or null, got {json.dumps(value)}')
-        changes[name] = value
-    return replace(game, **changes)
+        if not kind.accepts(value):
+            expected = "true or false" if kind is RuleKind.SWITCH else "a whole number or null"
+            raise OFCError(f'rule "{name}" must be {expected}, got {json.dumps(value)}')
+    return game.with_house_rules(rules)
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _fantasyland(value: Any, where: str) -> FantasylandState | None:
+def _fantasyland(value: object, where: str) -> FantasylandState | None:
     if value is None:
         return None
     if not isinstance(value, dict) or not _whole(value.get("cards")):
@@ -92,7 +89,7 @@ def _fantasyland(value: Any, where: str) -> FantasylandState | None:
     return FantasylandState(value["cards"], stays)
 
 
-def hand_from_json(data: Any) -> tuple[Game, list[PlayerBoard]]:
+def hand_from_json(data: object) -> tuple[Game, list[PlayerBoard]]:
     """The game and boards of one hand in the contract's input form."""
     if not isinstance(data, dict):
         raise OFCError("a hand must be a JSON object")
@@ -112,24 +109,28 @@ def hand_from_json(data: Any) -> tuple[Game, list[PlayerBoard]]:
         if not isinstance(name, str) or not name.strip():
             raise OFCError(f'player {seat}: "name" must be a non-empty string')
         where = f"player {seat} ({name})"
-        rows = []
-        for row in ("top", "middle", "bottom"):
-            if row not in player:
-                raise OFCError(f'{where}: missing "{row}"')
-            cards = player[row]
-            if not isinstance(cards, str | list):
-                raise OFCError(f"{where}, {row}: expected a string or a list of cards")
-            try:
-                rows.append(parse_cards(cards))
-            except OFCError as error:
-                raise OFCError(f"{where}, {row}: {error}") from None
+        top, middle, bottom = (
+            _row_cards(player, row, where) for row in ("top", "middle", "bottom")
+        )
         state = _fantasyland(player.get("fantasyland"), where)
-        boards.append(PlayerBoard(name, *rows, fantasyland=state))
+        boards.append(PlayerBoard(name, top, middle, bottom, state))
     return game, boards
 
 
-def _row_json(row: RowResult) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _row_cards(player: dict[str, object], row: str, where: str) -> tuple[Card, ...]:
+    if row not in player:
+        raise OFCError(f'{where}: missing "{row}"')
+    cards = player[row]
+    if not isinstance(cards, str | list):
+        raise OFCError(f"{where}, {row}: expected a string or a list of cards")
+    try:
+        return parse_cards(cards)
+    except OFCError as error:
+        raise OFCError(f"{where}, {row}: {error}") from None
+
+
+def _row_json(row: RowResult) -> dict[str, JSON]:
+    out: dict[str, JSON] = {
         "cards": [str(card) for card in row.cards],
         "hand": row.hand,
         "royalty": row.royalty,
@@ -141,7 +142,7 @@ def _row_json(row: RowResult) -> dict[str, Any]:
     return out
 
 
-def result_to_json(result: TableResult) -> dict[str, Any]:
+def result_to_json(result: TableResult) -> dict[str, JSON]:
     """A scored hand in the contract's output form."""
     return {
         "variant": result.game.id,
@@ -162,8 +163,8 @@ def result_to_json(result: TableResult) -> dict[str, Any]:
         ],
         "pairs": [
             {
-                "players": list(pair.players),
-                "rows": list(pair.rows),
+                "players": [*pair.players],
+                "rows": [*pair.rows],
                 "scoop": pair.scoop,
                 "royalties": pair.royalties,
                 "points": pair.points,
@@ -173,13 +174,13 @@ def result_to_json(result: TableResult) -> dict[str, Any]:
     }
 
 
-def score_hand(data: Any) -> dict[str, Any]:
+def score_hand(data: object) -> dict[str, JSON]:
     """Score one hand given as parsed JSON; raises :class:`OFCError`."""
     game, boards = hand_from_json(data)
     return result_to_json(score_table(game, boards))
 
 
-def _dump(value: Any) -> str:
+def _dump(value: JSON) -> str:
     """The JSON text, readable (letters as they are) and always valid UTF-8.
 
     A name may hold a lone surrogate (``"\\ud800"`` is valid JSON), which no
@@ -198,7 +199,7 @@ def one_line(message: str) -> str:
     return " ".join(message.splitlines()) or message
 
 
-def _score_one(hand: Any) -> dict[str, Any]:
+def _score_one(hand: object) -> dict[str, JSON]:
     """One hand's result or its error; a bug in the engine is an error too,
     never a traceback or a partial score."""
     try:
@@ -217,15 +218,17 @@ def run(text: str) -> Outcome:
         data = json.loads(text.removeprefix("\ufeff"))
     except RecursionError:
         return Outcome("", "not JSON: nested too deeply", 2)
-    except ValueError as error:
-        message = getattr(error, "msg", str(error))
-        where = f" (line {error.lineno}, column {error.colno})" if hasattr(error, "lineno") else ""
-        return Outcome("", one_line(f"not JSON: {message}{where}"), 2)
+    except json.JSONDecodeError as error:
+        where = f" (line {error.lineno}, column {error.colno})"
+        return Outcome("", one_line(f"not JSON: {error.msg}{where}"), 2)
+    except ValueError as error:  # e.g. a number with more digits than Python converts
+        return Outcome("", one_line(f"not JSON: {error}"), 2)
     if isinstance(data, list):
         return Outcome(_dump([_score_one(hand) for hand in data]), "", 0)
     if not isinstance(data, dict):
         return Outcome("", "expected a JSON object (one hand) or an array of them", 2)
     result = _score_one(data)
-    if "error" in result:
-        return Outcome("", one_line(result["error"]), 2)
+    message = result.get("error")
+    if isinstance(message, str):
+        return Outcome("", one_line(message), 2)
     return Outcome(_dump(result), "", 0)

@@ -34,6 +34,9 @@ from itertools import combinations, combinations_with_replacement
 from .cards import PRIMES, RANK_NAMES, Card, OFCError
 
 __all__ = [
+    "FLUSH_KEY_BY_RANK_BITS",
+    "KEY_BY_PRIMES",
+    "TOP_KEY_BY_PRIMES",
     "Category",
     "category_of",
     "describe",
@@ -43,6 +46,8 @@ __all__ = [
     "low_fault",
     "low_key",
     "low_name",
+    "pack_key",
+    "ranks_of",
     "top_key",
 ]
 
@@ -77,7 +82,14 @@ _SHAPES = {
 }
 
 
-def _pack(category: Category, ranks: Sequence[int]) -> int:
+def pack_key(category: Category, ranks: Sequence[int]) -> int:
+    """The key of a hand of ``category`` whose ranks that matter are ``ranks``
+    (main ranks first, then kickers; missing ones count as 0).
+
+    >>> from scorekeeper.ofc.cards import parse_cards
+    >>> pack_key(Category.PAIR, [13, 14]) == hand_key(parse_cards("Kh Kd Ac"))
+    True
+    """
     key = int(category)
     for position in range(5):
         key = (key << 4) | (ranks[position] if position < len(ranks) else 0)
@@ -102,35 +114,38 @@ def _key_from_ranks(ranks: Sequence[int], *, flush: bool = False) -> int:
     if len(ranks) == 5 and category is Category.HIGH_CARD:
         high = _straight_high(ranks)
         if high and flush:
-            return _pack(Category.STRAIGHT_FLUSH, [high])
+            return pack_key(Category.STRAIGHT_FLUSH, [high])
         if high:
-            return _pack(Category.STRAIGHT, [high])
+            return pack_key(Category.STRAIGHT, [high])
         if flush:
-            return _pack(Category.FLUSH, ordered)
-    return _pack(category, ordered)
+            return pack_key(Category.FLUSH, ordered)
+    return pack_key(category, ordered)
 
 
 def _build_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
     unsuited: dict[int, int] = {}
-    for ranks in combinations_with_replacement(range(2, 15), 5):
-        if max(Counter(ranks).values()) <= 4:
+    for five in combinations_with_replacement(range(2, 15), 5):
+        if max(Counter(five).values()) <= 4:
             product = 1
-            for rank in ranks:
+            for rank in five:
                 product *= PRIMES[rank - 2]
-            unsuited[product] = _key_from_ranks(ranks)
+            unsuited[product] = _key_from_ranks(five)
     flush = [0] * (1 << 13)
-    for ranks in combinations(range(2, 15), 5):
-        bits = sum(1 << (rank - 2) for rank in ranks)
-        flush[bits] = _key_from_ranks(ranks, flush=True)
+    for suited in combinations(range(2, 15), 5):
+        bits = sum(1 << (rank - 2) for rank in suited)
+        flush[bits] = _key_from_ranks(suited, flush=True)
     top: dict[int, int] = {}
-    for ranks in combinations_with_replacement(range(2, 15), 3):
-        top[PRIMES[ranks[0] - 2] * PRIMES[ranks[1] - 2] * PRIMES[ranks[2] - 2]] = _key_from_ranks(
-            ranks
+    for three in combinations_with_replacement(range(2, 15), 3):
+        top[PRIMES[three[0] - 2] * PRIMES[three[1] - 2] * PRIMES[three[2] - 2]] = _key_from_ranks(
+            three
         )
     return unsuited, flush, top
 
 
-_UNSUITED, _FLUSH, _TOP = _build_tables()
+# Five cards not all of one suit, by the product of their rank primes; five
+# suited cards by their rank bits (bits 16-28 of their codes, shifted down);
+# a top row by the product of its three primes. The joker search reads them too.
+KEY_BY_PRIMES, FLUSH_KEY_BY_RANK_BITS, TOP_KEY_BY_PRIMES = _build_tables()
 
 
 def five_key(codes: Sequence[int]) -> int:
@@ -143,14 +158,14 @@ def five_key(codes: Sequence[int]) -> int:
     """
     a, b, c, d, e = codes
     if a & b & c & d & e & 0xF000:
-        return _FLUSH[(a | b | c | d | e) >> 16]
-    return _UNSUITED[(a & 0xFF) * (b & 0xFF) * (c & 0xFF) * (d & 0xFF) * (e & 0xFF)]
+        return FLUSH_KEY_BY_RANK_BITS[(a | b | c | d | e) >> 16]
+    return KEY_BY_PRIMES[(a & 0xFF) * (b & 0xFF) * (c & 0xFF) * (d & 0xFF) * (e & 0xFF)]
 
 
 def top_key(codes: Sequence[int]) -> int:
     """Key of a three-card top row given by codes: high card, pair or trips only."""
     a, b, c = codes
-    return _TOP[(a & 0xFF) * (b & 0xFF) * (c & 0xFF)]
+    return TOP_KEY_BY_PRIMES[(a & 0xFF) * (b & 0xFF) * (c & 0xFF)]
 
 
 def hand_key(cards: Sequence[Card]) -> int:
@@ -180,6 +195,11 @@ def ranks_of(key: int) -> tuple[int, ...]:
     return tuple(rank for rank in ranks if rank)
 
 
+# Every scored row is named, twice more for its royalties: look the names up.
+_CATEGORY_LABELS = tuple(category.label for category in Category)
+_ROYAL_FLUSH = pack_key(Category.STRAIGHT_FLUSH, [14]) >> 16  # category and high card
+
+
 def hand_name(key: int) -> str:
     """The hand's category in words, with the royal flush named apart.
 
@@ -187,10 +207,9 @@ def hand_name(key: int) -> str:
     >>> hand_name(hand_key(parse_cards("9s 9h 9d")))
     'trips'
     """
-    category = category_of(key)
-    if category is Category.STRAIGHT_FLUSH and ranks_of(key)[0] == 14:
+    if key >> 16 == _ROYAL_FLUSH:
         return "royal flush"
-    return category.label
+    return _CATEGORY_LABELS[key >> 20]
 
 
 def _plural(rank: int) -> str:
@@ -274,7 +293,7 @@ def low_key(key: int) -> int:
     category = category_of(key)
     if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH) and ranks_of(key)[0] == 5:
         ace_high = Category.FLUSH if category is Category.STRAIGHT_FLUSH else Category.HIGH_CARD
-        return _pack(ace_high, [14, 5, 4, 3, 2])
+        return pack_key(ace_high, [14, 5, 4, 3, 2])
     return key
 
 

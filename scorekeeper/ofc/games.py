@@ -1,12 +1,14 @@
 """The seven games as data: one frozen :class:`Game` per preset.
 
 A group's house rules are ``dataclasses.replace`` of a preset, never an
-``if`` in the scoring code:
+``if`` in the scoring code; :data:`HOUSE_RULES` names the fields a group may
+switch and the kind of value each takes:
 
->>> from dataclasses import replace
->>> classic = replace(PRESETS["ultimate"], stay_full_house_middle=True)
+>>> classic = PRESETS["ultimate"].with_house_rules({"stay_full_house_middle": True})
 >>> classic.stay_limit, classic.stay_full_house_middle
 (3, True)
+>>> HOUSE_RULES["stay_limit"].accepts(None), HOUSE_RULES["fantasyland"].accepts(1)
+(True, False)
 >>> [(option.id, option.cards) for option in PRESETS["progressive"].entry_options]
 [('qq', 14), ('kk', 15), ('aa', 16), ('trips', 17)]
 """
@@ -15,16 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from types import MappingProxyType
+from typing import Any, TypeVar
 
-from .evaluate import Category, _pack
+from .evaluate import Category, pack_key
 
 __all__ = [
+    "HOUSE_RULES",
     "PRESETS",
     "STANDARD_ROYALTIES",
     "EntryOption",
     "Game",
     "Royalties",
+    "RuleKind",
     "top_at_least",
 ]
 
@@ -37,7 +43,7 @@ def top_at_least(category: Category, rank: int = 2) -> int:
     >>> hand_key(parse_cards("Qs Qd 2c")) >= top_at_least(Category.PAIR, 12)
     True
     """
-    return _pack(category, [rank])
+    return pack_key(category, [rank])
 
 
 QUEENS = top_at_least(Category.PAIR, 12)
@@ -62,7 +68,11 @@ class EntryOption:
     wheel_middle: bool = False
 
 
-def _frozen(mapping: Mapping) -> Mapping:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(mapping))
 
 
@@ -139,6 +149,55 @@ class Game:
     def entry_options(self) -> tuple[EntryOption, ...]:
         """The ways into Fantasyland a form should offer (none when it is off)."""
         return self.entry if self.fantasyland else ()
+
+    def with_house_rules(self, rules: Mapping[str, object]) -> Game:
+        """This game with the house rules in ``rules`` switched; any other entry
+        is ignored, and values are taken as they are (check them with
+        :meth:`RuleKind.accepts`).
+
+        >>> game = PRESETS["pineapple"].with_house_rules({"stay_limit": 2, "colour": "red"})
+        >>> game.stay_limit, game.id
+        (2, 'pineapple')
+        """
+        # Each value goes to a field of its own type; checking it is the
+        # caller's business (RuleKind.accepts), so here it is Any.
+        changes: dict[str, Any] = {
+            name: value for name, value in rules.items() if name in HOUSE_RULES
+        }
+        return replace(self, **changes)
+
+
+class RuleKind(Enum):
+    """The kind of value a house rule takes."""
+
+    SWITCH = "switch"  # on or off: a bool
+    LIMIT = "limit"  # a whole number from 0 (a bool is not one), or None for no limit
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is a value of this kind.
+
+        >>> RuleKind.SWITCH.accepts(False), RuleKind.SWITCH.accepts(0)
+        (True, False)
+        >>> [RuleKind.LIMIT.accepts(value) for value in (0, 3, None, -1, True, 2.0)]
+        [True, True, True, False, False, False]
+        """
+        if self is RuleKind.SWITCH:
+            return isinstance(value, bool)
+        return value is None or (
+            isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        )
+
+
+# The fields of Game a group may switch for a night, in the order forms show them.
+HOUSE_RULES: Mapping[str, RuleKind] = MappingProxyType(
+    {
+        "fantasyland": RuleKind.SWITCH,
+        "stay_full_house_middle": RuleKind.SWITCH,
+        "stay_wheel_middle": RuleKind.SWITCH,
+        "stay_limit": RuleKind.LIMIT,
+        "hold_button": RuleKind.SWITCH,
+    }
+)
 
 
 _QQ_PLUS = (EntryOption("qq+", "QQ or better on top", 13, top=QUEENS),)

@@ -25,14 +25,26 @@ rows with more than one reachable key, so this walk is short.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TypeAlias
 
 from .cards import BY_CODE, DECK, Card
-from .evaluate import _FLUSH, _TOP, _UNSUITED, five_key, low_fault, top_key
+from .evaluate import (
+    FLUSH_KEY_BY_RANK_BITS,
+    KEY_BY_PRIMES,
+    TOP_KEY_BY_PRIMES,
+    five_key,
+    low_fault,
+    top_key,
+)
+from .games import Game
 
-__all__ = ["reachable", "resolve"]
+__all__ = ["ReachableKeys", "reachable", "resolve"]
+
+# The keys a row with jokers can reach -> joker codes that reach each one.
+ReachableKeys: TypeAlias = dict[int, tuple[int, ...]]
 
 
-def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tuple[int, ...]]:
+def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> ReachableKeys:
     """Every key a row with jokers can reach -> joker codes that reach it.
 
     ``used`` holds the codes of cards elsewhere on the table; a substitution
@@ -61,36 +73,36 @@ def reachable(cards: Sequence[Card], used: Collection[int] = ()) -> dict[int, tu
         product *= code & 0xFF
         all_suits &= code
         rank_bits |= code
-    options: dict[int, tuple[int, ...]] = {}
+    options: ReachableKeys = {}
     if len(cards) == 3:
         # The top has no straights or flushes: only the ranks count.
         for i, first in enumerate(candidates):
             if jokers == 1:
-                options.setdefault(_TOP[product * (first & 0xFF)], (first,))
+                options.setdefault(TOP_KEY_BY_PRIMES[product * (first & 0xFF)], (first,))
                 continue
             prime = product * (first & 0xFF)
             for second in candidates[i + 1 :]:
-                options.setdefault(_TOP[prime * (second & 0xFF)], (first, second))
+                options.setdefault(TOP_KEY_BY_PRIMES[prime * (second & 0xFF)], (first, second))
         return options
     for i, first in enumerate(candidates):
         suits = all_suits & first
         bits = rank_bits | first
         prime = product * (first & 0xFF)
         if jokers == 1:
-            key = _FLUSH[bits >> 16] if suits else _UNSUITED[prime]
+            key = FLUSH_KEY_BY_RANK_BITS[bits >> 16] if suits else KEY_BY_PRIMES[prime]
             options.setdefault(key, (first,))
             continue
         for second in candidates[i + 1 :]:
             if suits & second:
-                key = _FLUSH[(bits | second) >> 16]
+                key = FLUSH_KEY_BY_RANK_BITS[(bits | second) >> 16]
             else:
-                key = _UNSUITED[prime * (second & 0xFF)]
+                key = KEY_BY_PRIMES[prime * (second & 0xFF)]
             options.setdefault(key, (first, second))
     return options
 
 
 def resolve(
-    game, rows: Sequence[Sequence[Card]], used: Collection[int]
+    game: Game, rows: Sequence[Sequence[Card]], used: Collection[int]
 ) -> tuple[tuple[int, int, int], tuple[tuple[Card, ...], ...]]:
     """The keys of top, middle and bottom and what each row's jokers became.
 
@@ -108,14 +120,16 @@ def resolve(
     return choice, became
 
 
-def _best_middle(game, middle: dict[int, tuple[int, ...]]) -> int:
+def _best_middle(game: Game, middle: ReachableKeys) -> int:
     if game.low_middle:
         lows = [key for key in middle if low_fault(key) is None]
         return min(lows) if lows else max(middle)
     return max(middle)
 
 
-def _choose(game, top: dict, middle: dict, bottom: dict) -> tuple[int, int, int] | None:
+def _choose(
+    game: Game, top: ReachableKeys, middle: ReachableKeys, bottom: ReachableKeys
+) -> tuple[int, int, int] | None:
     bottoms = sorted(bottom, reverse=True)
     tops = sorted(top, reverse=True)
     lowest_top = tops[-1]

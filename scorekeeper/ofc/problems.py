@@ -7,8 +7,7 @@ in table order, and :class:`TableError` carries them. The error's message is
 the first problem in the engine's words (what the ``score`` command prints), so
 a caller with another audience can word all of them its own way.
 
->>> from scorekeeper.ofc.games import PRESETS
->>> from scorekeeper.ofc.scoring import PlayerBoard, table_problems
+>>> from scorekeeper.ofc import PRESETS, PlayerBoard, table_problems
 >>> anna = PlayerBoard.parse("Anna", "Qh Qc 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
 >>> bram = PlayerBoard.parse("Bram", "Qh 5d 9h", "3s 3h 4d 4c 8s", "Ks Kh Kd 6c Ah")
 >>> [str(problem) for problem in table_problems(PRESETS["standard"], [anna, bram])]
@@ -19,12 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .board import Row
 from .cards import Card, OFCError
-
-if TYPE_CHECKING:
-    from .scoring import FantasylandState, Row
+from .fantasyland import FantasylandState
 
 __all__ = [
     "BadFantasyland",

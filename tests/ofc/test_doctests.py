@@ -5,11 +5,33 @@ import doctest
 import pytest
 
 import scorekeeper.ofc
-from scorekeeper.ofc import cards, contract, evaluate, games, jokers, problems, scoring
+from scorekeeper.ofc import (
+    board,
+    cards,
+    contract,
+    evaluate,
+    fantasyland,
+    games,
+    jokers,
+    problems,
+    scoring,
+)
 
 
 @pytest.mark.parametrize(
-    "module", [scorekeeper.ofc, cards, evaluate, games, jokers, problems, scoring, contract]
+    "module",
+    [
+        scorekeeper.ofc,
+        cards,
+        evaluate,
+        games,
+        jokers,
+        fantasyland,
+        board,
+        problems,
+        scoring,
+        contract,
+    ],
 )
 def test_the_docstring_examples_hold(module):
     result = doctest.testmod(module)

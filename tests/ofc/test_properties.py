@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.ofc import DECK, JOKER, PRESETS, FantasylandState, PlayerBoard, score_table
 from scorekeeper.ofc.evaluate import hand_key
-from scorekeeper.ofc.scoring import _score
+from scorekeeper.ofc.scoring import _score_checked
 
 
 @st.composite
@@ -98,7 +98,7 @@ def test_replacing_a_joker_by_the_card_it_became_scores_the_same(table):
         for board, p in zip(boards, result.players, strict=True)
     ]
     # A joker may copy a card held elsewhere, so skip the duplicate-card check.
-    again = _score(game, replaced)
+    again = _score_checked(game, replaced)
     for before, after in zip(result.players, again.players, strict=True):
         assert after.fouled == before.fouled
         assert after.points == before.points

@@ -109,13 +109,13 @@ def test_middle_and_bottom_royalties_including_the_royal_flush(cards, middle, bo
     # The same hand in both rows: middle == bottom is legal.
     as_middle = board("P", "2s 3s 4s", cards, cards)
     # Duplicate cards would be refused, so ask the pieces directly.
+    from scorekeeper.ofc.board import row_royalties
     from scorekeeper.ofc.evaluate import hand_key, hand_name
-    from scorekeeper.ofc.scoring import _royalties
 
     key = hand_key(as_middle.middle)
     assert hand_name(key) == name
     low_top = hand_key(as_middle.top)
-    assert _royalties(game, (low_top, key, key))[1:] == (middle, bottom)
+    assert row_royalties(game, (low_top, key, key))[1:] == (middle, bottom)
 
 
 def test_a_royal_flush_pays_the_royal_royalty_in_a_real_hand():
