@@ -38,3 +38,13 @@ def money(cents: int, currency: str = "EUR") -> str:
         amount = f"{cents // 100:,}.{cents % 100:02d}"
     symbol = SYMBOLS.get(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
+
+
+def describe_difference(total: int) -> str:
+    """How far a round's totals are from adding up to zero, in words.
+
+    >>> describe_difference(3), describe_difference(-1)
+    ('3 points too many', '1 point too few')
+    """
+    unit = "point" if abs(total) == 1 else "points"
+    return f"{abs(total)} {unit} too {'many' if total > 0 else 'few'}"

@@ -12,7 +12,8 @@ def lan_addresses() -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         infos = []
-    addresses = [info[4][0] for info in infos] + [_default_route_address()]
+    # An AF_INET address is (host, port): the host is always text.
+    addresses = [str(info[4][0]) for info in infos] + [_default_route_address()]
     for address in addresses:
         if address and not address.startswith("127.") and address not in found:
             found.append(address)
@@ -25,7 +26,8 @@ def _default_route_address() -> str:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("192.0.2.1", 9))
-            return probe.getsockname()[0]
+            host: str = probe.getsockname()[0]
+            return host
         except OSError:
             return ""
 
