@@ -50,8 +50,11 @@ def parse_board(rows: "dict[str, str | list[str]]") -> Board:
 
 class NightQuerySet(models.QuerySet["Night"]):
     def for_member(self, user: "User | AnonymousUser") -> "NightQuerySet":
-        """The nights of the groups `user` belongs to now (see ``Group.objects.for_member``)."""
-        return self.filter(group__in=Group.objects.for_member(user))
+        """The nights of the groups `user` belongs to now; anything else is a 404."""
+        if not user.is_authenticated:
+            return self.none()
+        # One join, like Group.objects.for_member: every poll of the night page runs it.
+        return self.filter(group__memberships__user=user, group__memberships__left_at=None)
 
 
 class Night(models.Model):
