@@ -1,7 +1,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path
 
-from scorekeeper.views import accounts, boards, groups, nights, results, rounds, rules, seats
+from scorekeeper.views import (
+    accounts,
+    boards,
+    groups,
+    nights,
+    results,
+    rounds,
+    rules,
+    screens,
+    seats,
+)
 
 # The pages of one group and of one night: (route below its address, view, name).
 GROUP_PAGES = [
@@ -29,6 +39,10 @@ NIGHT_PAGES = [
     ("payments/", results.payment_mark, "payment_mark"),
     ("payments/<int:payment_id>/undo/", results.payment_undo, "payment_undo"),
     ("export.<str:fmt>", results.night_export, "night_export"),
+    ("screen/", screens.night_screen, "night_screen"),
+    ("screen/live/", screens.night_screen_live, "night_screen_live"),
+    ("screen/share/", screens.screen_share, "screen_share"),
+    ("screen/unshare/", screens.screen_unshare, "screen_unshare"),
 ]
 
 urlpatterns = [
@@ -38,6 +52,8 @@ urlpatterns = [
     path("signup/", accounts.signup, name="signup"),
     path("rules/", rules.rules, name="rules"),
     path("join/<str:token>/", groups.join, name="join"),
+    path("screen/<str:token>/", screens.shared_screen, name="shared_screen"),
+    path("screen/<str:token>/live/", screens.shared_screen_live, name="shared_screen_live"),
     path("groups/new/", groups.group_create, name="group_create"),
 ]
 

@@ -73,6 +73,8 @@ class Night(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every write, so a phone's poll can tell "nothing changed" in one query.
     version = models.PositiveIntegerField(default=1)
+    # A read-only link to the night's big screen (a tablet or TV on the table), if shared.
+    screen_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
 
     objects = NightQuerySet.as_manager()
 
@@ -104,10 +106,11 @@ class Night(models.Model):
         return any(seat.user_id == user.pk and seat.last_round is None for seat in seats)
 
     def open_round(self) -> "Round | None":
-        """The round being played, with its dealer, or None once the night is over."""
+        """The round being played, with its dealer (and who reopened it, if anyone),
+        or None once the night is over."""
         return (
             self.rounds.filter(recorded_at__isnull=True)
-            .select_related("dealer")
+            .select_related("dealer", "reopened_by")
             .order_by("-number")
             .first()
         )
@@ -190,6 +193,10 @@ class Round(models.Model):
     recorded_at = models.DateTimeField(null=True, blank=True)
     # Sum of the entries when recorded: the zero-sum rule as a constraint.
     recorded_sum = models.IntegerField(null=True, blank=True)
+    # Who took the round back with "undo", so every phone can say who reopened it.
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["number"]

@@ -79,6 +79,18 @@ class NightState:
         return notes
 
     @property
+    def last_saved(self) -> SeatLine | None:
+        """The seat whose entry was saved or changed last: where to look first when
+        the totals do not add up."""
+        entered = [line for line in self.lines if line.entry is not None]
+        return max(entered, key=lambda line: line.entry.updated_at, default=None)
+
+    @property
+    def reopened_by(self) -> User | None:
+        """Who took this round back with "undo", while it waits to go through again."""
+        return self.round.reopened_by if self.round is not None else None
+
+    @property
     def dealer(self) -> Seat | None:
         return self.round.dealer if self.round else None
 
@@ -158,6 +170,15 @@ class NightPage:
     enterable: set[int]  # the other seats whose total they may enter or change
     at_table: bool  # may change the table itself (services check it too)
     chart: SafeString
+
+    @property
+    def to_enter_for(self) -> list[SeatLine]:
+        """Other seats still without a total that this person may enter for."""
+        return [
+            line
+            for line in self.state.missing
+            if line is not self.mine and line.seat.pk in self.enterable
+        ]
 
     @property
     def entry_initial(self) -> dict | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
@@ -121,4 +121,23 @@ def end_night(*, night: Night, by: User) -> Night:
     night.ended_at = timezone.now()
     night.save(update_fields=["ended_at"])
     bump_version(night)
+    return night
+
+
+@transaction.atomic
+def share_screen(*, night: Night, by: User) -> Night:
+    """A read-only link to the night's big screen; sharing twice keeps the same link."""
+    night = lock_for_table_change(night, by)
+    if night.screen_token is None:
+        night.screen_token = new_invite_token()
+        night.save(update_fields=["screen_token"])
+    return night
+
+
+@transaction.atomic
+def stop_sharing_screen(*, night: Night, by: User) -> Night:
+    """The read-only link stops working at once."""
+    night = lock_for_table_change(night, by)
+    night.screen_token = None
+    night.save(update_fields=["screen_token"])
     return night

@@ -273,7 +273,8 @@ def undo_last_round(*, night: Night, by: User) -> Round:
         current.delete()
     last.recorded_at = None
     last.recorded_sum = None
-    last.save(update_fields=["recorded_at", "recorded_sum"])
+    last.reopened_by = by
+    last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
     RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
     bump_version(night)
     return last

@@ -83,6 +83,7 @@ def _night_context(
         "mine": page.mine,
         "target": page.target,
         "enterable": page.enterable,
+        "to_enter_for": page.to_enter_for,
         "at_table": page.at_table,
         "chart": page.chart,
         "entry_form": entry_form,

@@ -1,0 +1,103 @@
+"""The big screen: one night for a tablet or TV in the middle of the table, read-only
+and live. Members open it from the night page; whoever is at the table may share a
+read-only link to it (no login, this night only) and take the link back."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from scorekeeper.models import Night
+from scorekeeper.reads.groups import qr_svg
+from scorekeeper.reads.nights import night_state
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import share_screen, stop_sharing_screen
+from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.groups import TOKEN_SHAPE, link_gone
+
+
+def _screen(request: HttpRequest, night: Night, live_url: str, template: str) -> HttpResponse:
+    if request.GET.get("version", "") == str(night.version):
+        return HttpResponseStopPolling() if night.is_over else HttpResponse(status=204)
+    context = {"night": night, "state": night_state(night), "live_url": live_url}
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    context = {
+        "night": night,
+        "group": night.group,
+        "state": night_state(night),
+        "live_url": reverse("night_screen_live", args=[night.pk]),
+        "at_table": night.is_at_table(request.user),
+    }
+    if night.screen_token:
+        link = request.build_absolute_uri(reverse("shared_screen", args=[night.screen_token]))
+        context.update(share_url=link, qr=qr_svg(link))
+    return render(request, "scorekeeper/night_screen.html", context)
+
+
+@require_GET
+@login_required
+def night_screen_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    live_url = reverse("night_screen_live", args=[night.pk])
+    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
+
+
+def _shared_night(token: str) -> Night | None:
+    # Only the alphabet tokens are made of reaches the database, as for invitations.
+    if not TOKEN_SHAPE.fullmatch(token):
+        return None
+    return Night.objects.filter(screen_token=token).select_related("group").first()
+
+
+@require_GET
+def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
+    night = _shared_night(token)
+    if night is None:
+        return link_gone(request)
+    context = {
+        "night": night,
+        "state": night_state(night),
+        "live_url": reverse("shared_screen_live", args=[token]),
+        "shared": True,
+    }
+    return render(request, "scorekeeper/night_screen.html", context)
+
+
+@require_GET
+def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
+    night = _shared_night(token)
+    if night is None:
+        return HttpResponseStopPolling()  # the link was taken back: the screen stays as it was
+    live_url = reverse("shared_screen_live", args=[token])
+    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
+
+
+@require_POST
+@login_required
+def screen_share(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    try:
+        share_screen(night=night, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    return redirect(reverse("night_screen", args=[night.pk]) + "#share")
+
+
+@require_POST
+@login_required
+def screen_unshare(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    try:
+        stop_sharing_screen(night=night, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    return redirect(reverse("night_screen", args=[night.pk]) + "#share")
