@@ -41,8 +41,7 @@ NIGHT_PAGES = [
     ("export.<str:fmt>", results.night_export, "night_export"),
     ("screen/", screens.night_screen, "night_screen"),
     ("screen/live/", screens.night_screen_live, "night_screen_live"),
-    ("screen/share/", screens.screen_share, "screen_share"),
-    ("screen/unshare/", screens.screen_unshare, "screen_unshare"),
+    ("screen/link/", screens.screen_link, "screen_link"),
 ]
 
 urlpatterns = [

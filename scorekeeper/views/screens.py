@@ -83,21 +83,12 @@ def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def screen_share(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+def screen_link(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    """Share the read-only link (``share=yes``), or take it back."""
     night = member_night(request, night_id)
+    change = share_screen if request.POST.get("share") == "yes" else stop_sharing_screen
     try:
-        share_screen(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-    return redirect(reverse("night_screen", args=[night.pk]) + "#share")
-
-
-@require_POST
-@login_required
-def screen_unshare(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
-    night = member_night(request, night_id)
-    try:
-        stop_sharing_screen(night=night, by=request.user)
+        change(night=night, by=request.user)
     except Refused as error:
         messages.error(request, str(error))
     return redirect(reverse("night_screen", args=[night.pk]) + "#share")

@@ -8,7 +8,7 @@ from tests.helpers import enter, play
 
 
 def share(client, night) -> str:
-    client.post(reverse("screen_share", args=[night.pk]))
+    client.post(reverse("screen_link", args=[night.pk]), {"share": "yes"})
     night.refresh_from_db()
     return reverse("shared_screen", args=[night.screen_token])
 
@@ -50,7 +50,7 @@ def test_a_shared_link_shows_this_night_without_a_login_until_it_is_taken_back(
     live = reverse("shared_screen_live", args=[night.screen_token])
     assert client.get(live, {"version": night.version}).status_code == 204
 
-    login("Bram").post(reverse("screen_unshare", args=[night.pk]))
+    login("Bram").post(reverse("screen_link", args=[night.pk]), {"share": "no"})
     client.logout()
     gone = client.get(link)
     assert gone.status_code == 404 and "no longer works" in gone.content.decode()
@@ -61,7 +61,8 @@ def test_only_the_table_shares_the_screen(login, make_night, make_user):
     night = make_night(("Anna", "Bram"))
     join_group(group=night.group, user=make_user("Dana"))
     client = login("Dana")
-    response = client.post(reverse("screen_share", args=[night.pk]), follow=True)
+    url = reverse("screen_link", args=[night.pk])
+    response = client.post(url, {"share": "yes"}, follow=True)
     assert "Only the players at this table can change the night." in response.content.decode()
     night.refresh_from_db()
     assert night.screen_token is None
