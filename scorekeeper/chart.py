@@ -6,8 +6,10 @@ that a template outputs with ``|safe`` (every name in it is escaped here).
 The SVG has a ``viewBox`` and no fixed size, so it scales to the width of its
 container (a phone is about 360 px wide). It carries no colours of its own:
 everything is drawn in ``currentColor`` and each player's lines sit in a
-``<g class="series series-N">`` (N = 0..7, cycling), so the page's stylesheet
-picks the colours for its light and dark themes, for example::
+``<g class="series series-N">`` (N = 0..7, cycling; by default a series' place
+in the list, or its own ``colour`` so a player keeps theirs however the table
+changes), so the page's stylesheet picks the colours for its light and dark
+themes, for example::
 
     .ofc-chart { width: 100%; height: auto; color: var(--text); }
     .ofc-chart .series-0 { color: var(--series-0); }
@@ -47,20 +49,40 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 class ChartSeries:
     """One player's line: their name and running total after each round.
 
-    ``points[i]`` is the total after round ``i + 1``; the chart starts every
-    line at 0 before round 1 itself. A series may be shorter than the night
-    (a player who left): its line stops where its points do.
+    ``points[i]`` is the total after round ``start + i + 1``; the chart starts
+    the line at 0 after round ``start`` (0: before round 1, for everyone who
+    sat down at the start; a late arrival's line starts where they sat down).
+    A series may end before the night does (a player who left): its line stops
+    where its points do.
+
+    ``colour`` picks the ``series-N`` class (modulo the number of classes);
+    without it a series takes its place in the list, which changes when the
+    list does.
 
     >>> ChartSeries("Anna", [3, -1, 12]).points
     (3, -1, 12)
+    >>> dana = ChartSeries("Dana", [4], start=2, colour=3)
+    >>> dana.end, dana.total
+    (3, 4)
     """
 
     name: str
     points: Sequence[int]
+    start: int = 0
+    colour: int | None = None
 
     def __post_init__(self) -> None:
         # A tuple, so a frozen series really cannot change under the chart.
         object.__setattr__(self, "points", tuple(self.points))
+        if self.start < 0:
+            raise ValueError(f"{self.name!r} cannot start before round 0, got {self.start}")
+        if self.colour is not None and self.colour < 0:
+            raise ValueError(f"{self.name!r} has a negative colour, {self.colour}")
+
+    @property
+    def end(self) -> int:
+        """The round after which the line stops."""
+        return self.start + len(self.points)
 
     @property
     def total(self) -> int:
@@ -81,11 +103,12 @@ def running_totals_svg(
     """Draw each player's running total, round by round, as an ``<svg>`` string.
 
     The x axis runs from round 0 to ``rounds``, the y axis covers every total
-    and 0, with a light grid and a stronger zero line. Each line ends in a dot
-    and a label with the player's name and final total (``"Anna +42"``, or
-    whatever ``format_total`` makes of it); labels whose lines end close
-    together are pushed apart so they never overlap, with a thin leader back
-    to their line's end. ``height`` grows if the labels need more room.
+    and 0, with a light grid and a stronger zero line. Each line runs from 0
+    at its series' ``start`` and ends in a dot and a label with the player's
+    name and final total (``"Anna +42"``, or whatever ``format_total`` makes
+    of it); labels whose lines end close together are pushed apart so they
+    never overlap, with a thin leader back to their line's end. ``height``
+    grows if the labels need more room.
 
     With ``rounds == 0`` the chart is a zero line and ``empty_message``.
 
@@ -98,9 +121,10 @@ def running_totals_svg(
     if rounds < 0:
         raise ValueError(f"rounds cannot be negative, got {rounds}")
     for line in series:
-        if len(line.points) > rounds:
+        if line.end > rounds:
             raise ValueError(
-                f"{line.name!r} has {len(line.points)} points but the night has {rounds} rounds"
+                f"{line.name!r} has {len(line.points)} points from round {line.start}"
+                f" but the night has {rounds} rounds"
             )
 
     if rounds == 0:
@@ -165,7 +189,7 @@ def running_totals_svg(
         f' y2="{_n(zero)}" stroke="currentColor" stroke-opacity="0.6" stroke-width="1"/>'
     )
 
-    ends = [(x_at(len(line.points)), y_at(line.total)) for line in series]
+    ends = [(x_at(line.end), y_at(line.total)) for line in series]
     label_ys = _spread(
         [end_y for _, end_y in ends],
         gap=_LABEL_GAP,
@@ -179,10 +203,11 @@ def running_totals_svg(
         label_y = label_ys[index]
         coordinates = " ".join(
             f"{_n(x_at(number))},{_n(y_at(value))}"
-            for number, value in enumerate((0, *line.points))
+            for number, value in enumerate((0, *line.points), start=line.start)
         )
+        colour = index if line.colour is None else line.colour
         parts.append(
-            f'<g class="series series-{index % SERIES_CLASSES}">'
+            f'<g class="series series-{colour % SERIES_CLASSES}">'
             f"<title>{_escape(line.name)} {_escape(format_total(line.total))}</title>"
             f'<polyline points="{coordinates}" fill="none" stroke="currentColor"'
             ' stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>'

@@ -248,3 +248,92 @@ def test_every_coordinate_stays_inside_the_view_box(players):
                 assert 0 <= value <= limit, (element.tag, name, value)
     if rounds:
         assert len(polylines(root)) == len(night)
+
+
+def colours(root: ET.Element) -> dict[str, str]:
+    """Each player's ``series-N`` class, by the name in their group's title."""
+    return {
+        group.find(f"{SVG}title").text.rsplit(" ", 1)[0]: group.get("class").split()[1]
+        for group in series_groups(root)
+    }
+
+
+def test_a_series_keeps_its_own_colour_whatever_its_place_in_the_list():
+    before = [ChartSeries("Anna", [5], colour=0), ChartSeries("Bram", [-5], colour=1)]
+    # Dana sits in between Anna and Bram: Bram moves down the list, not his colour.
+    after = [
+        ChartSeries("Anna", [5, 9], colour=0),
+        ChartSeries("Dana", [-2], start=1, colour=2),
+        ChartSeries("Bram", [-5, -7], colour=1),
+    ]
+
+    first = colours(parse(running_totals_svg(before, rounds=1)))
+    second = colours(parse(running_totals_svg(after, rounds=2)))
+
+    assert first == {"Anna": "series-0", "Bram": "series-1"}
+    assert second == {"Anna": "series-0", "Bram": "series-1", "Dana": "series-2"}
+
+
+def test_own_colours_also_cycle_after_eight():
+    root = parse(running_totals_svg([ChartSeries("Ivy", [1], colour=9)], rounds=1))
+
+    assert colours(root) == {"Ivy": "series-1"}
+
+
+def test_a_late_arrivals_line_starts_at_zero_where_they_sat_down():
+    night = [ChartSeries("Anna", [5, 12, 42]), ChartSeries("Dana", [4, -6], start=1)]
+
+    anna, dana = polylines(parse(running_totals_svg(night, rounds=3)))
+
+    # Dana's first point is at 0, at the x of Anna's total after round 1, not at round 0.
+    assert dana[0] == (anna[1][0], anna[0][1])
+    assert [x for x, _ in dana] == [x for x, _ in anna[1:]]
+    assert len(dana) == 3 and dana[-1][0] == anna[-1][0]
+
+
+def test_a_late_arrival_who_left_again_stops_where_their_points_do():
+    night = [ChartSeries("Anna", [1, 2, 3, 4]), ChartSeries("Dana", [7], start=1)]
+
+    root = parse(running_totals_svg(night, rounds=4))
+
+    anna, dana = polylines(root)
+    assert [x for x, _ in dana] == [anna[1][0], anna[2][0]]
+    (dot,) = series_groups(root)[1].iter(f"{SVG}circle")
+    assert float(dot.get("cx")) == anna[2][0]
+
+
+def test_a_late_start_cannot_run_past_the_night():
+    with pytest.raises(ValueError):
+        running_totals_svg([ChartSeries("Dana", [1, 2], start=2)], rounds=3)
+    with pytest.raises(ValueError):
+        ChartSeries("Dana", [1], start=-1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.lists(st.integers(-1000, 1000), max_size=6)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_late_lines_start_at_zero_at_their_round_and_stay_in_the_view_box(players):
+    rounds = max(start + len(points) for start, points in players) or 1
+    night = [ChartSeries(f"P{i}", points, start=start) for i, (start, points) in enumerate(players)]
+    root = parse(running_totals_svg(night, rounds=rounds))
+
+    zero = float(zero_line(root).get("y1"))
+    x0, _, width, height = view_box(root)
+    lines = polylines(root)
+    assert len(lines) == len(night)
+    for line, (_, points) in zip(lines, players, strict=True):
+        assert len(line) == len(points) + 1 and line[0][1] == zero
+        assert [x for x, _ in line] == sorted({x for x, _ in line})
+        assert all(x0 <= x <= width and 0 <= y <= height for x, y in line)
+    # A later start is further right, the same start at the same x.
+    first_x = {start: set() for start, _ in players}
+    for line, (start, _) in zip(lines, players, strict=True):
+        first_x[start].add(line[0][0])
+    assert all(len(xs) == 1 for xs in first_x.values())
+    ordered = [xs.pop() for _, xs in sorted(first_x.items())]
+    assert ordered == sorted(set(ordered))

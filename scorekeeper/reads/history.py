@@ -84,7 +84,11 @@ def _money_by_seat(seats: list[Seat]) -> dict[int, int]:
 
 @dataclass
 class TableRow:
-    """One player across the group's finished nights; a guest is known by name."""
+    """One player across the group's finished nights; a guest is known by name.
+
+    Points are kept per stake: a point at 50 ct is not a point at 10 ct, so
+    they are never added up; money is, per currency.
+    """
 
     name: str
     user: User | None
@@ -92,18 +96,29 @@ class TableRow:
     nights: int = 0
     rounds: int = 0
     fantasylands: int = 0
-    points: int = 0
+    # (currency, cents a point) -> points at that stake
+    points_by_stake: dict[tuple[str, int], int] = field(default_factory=dict)
     money: dict[str, int] = field(default_factory=dict)  # currency -> cents
 
     @property
     def money_lines(self) -> list[tuple[int, str]]:
         return [(cents, currency) for currency, cents in sorted(self.money.items())]
 
+    @property
+    def stake_lines(self) -> list[tuple[int, int, str]]:
+        """``(points, cents a point, currency)`` for each stake played, lowest first."""
+        return [
+            (points, point_cents, currency)
+            for (currency, point_cents), points in sorted(self.points_by_stake.items())
+        ]
+
 
 def group_table(group: Group) -> list[TableRow]:
-    """Everyone who played a finished night of ``group``, most points first (two queries).
+    """Everyone who played a finished night of ``group``, most money won first (two queries).
 
-    Members who left the group keep their row, marked ``left``.
+    Ranked by money in the group's currency, then in any other currency a night
+    was played in (by its code); points are shown per stake, never added across
+    stakes. Members who left the group keep their row, marked ``left``.
     """
     seats = list(_finished_seats(group))
     cents = _money_by_seat(seats)
@@ -115,12 +130,20 @@ def group_table(group: Group) -> list[TableRow]:
             name = seat.user.name if seat.user else seat.name
             rows[key] = TableRow(name=name, user=seat.user, left=seat.user_id in left)
         row = rows[key]
+        night = seat.night
         row.nights += 1
         row.rounds += seat.rounds_played
         row.fantasylands += seat.fantasylands
-        row.points += seat.total
-        row.money[seat.night.currency] = row.money.get(seat.night.currency, 0) + cents[seat.pk]
-    return sorted(rows.values(), key=lambda row: (-row.points, row.name.lower()))
+        stake = (night.currency, night.point_cents)
+        row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + seat.total
+        row.money[night.currency] = row.money.get(night.currency, 0) + cents[seat.pk]
+    played_in = {currency for row in rows.values() for currency in row.money}
+    order = [group.currency, *sorted(played_in - {group.currency})]
+
+    def rank(row: TableRow) -> tuple[list[int], str]:
+        return [-row.money.get(currency, 0) for currency in order], row.name.lower()
+
+    return sorted(rows.values(), key=rank)
 
 
 @dataclass(frozen=True)

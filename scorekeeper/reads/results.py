@@ -100,17 +100,38 @@ def _played(night: Night) -> _Played:
 
 
 def _chart(played: _Played) -> SafeString:
+    # A player's colour is the order they first sat down (seat ids only grow), not
+    # their place at the table, so a guest sitting in or someone leaving changes
+    # nobody else's. A seat that comes back is the same seat, with the same colour.
+    colours = {seat.pk: rank for rank, seat in enumerate(sorted(played.seats, key=_seat_id))}
     series = []
     for seat in played.seats:
+        theirs = played.points.get(seat.pk, {})
+        # Their first recorded round: the one they sat down for, or an earlier one
+        # they played before leaving and coming back (first_round is then the return).
+        start = next(
+            (
+                index
+                for index, number in enumerate(played.numbers)
+                if number in theirs or number >= seat.first_round
+            ),
+            None,
+        )
+        if start is None:
+            continue  # dealt in from a round that has not gone through yet
         running, line = 0, []
-        for number in played.numbers:
+        for number in played.numbers[start:]:
             if seat.last_round is not None and number > seat.last_round:
                 break  # they left: their line stops here
-            running += played.points.get(seat.pk, {}).get(number, 0)
+            running += theirs.get(number, 0)
             line.append(running)
-        series.append(ChartSeries(seat.name, line))
+        series.append(ChartSeries(seat.name, line, start=start, colour=colours[seat.pk]))
     # chart.py escapes every name it writes, so the markup is safe to output as is.
     return mark_safe(running_totals_svg(series, rounds=len(played.numbers), format_total=signed))
+
+
+def _seat_id(seat: Seat) -> int:
+    return seat.pk
 
 
 def night_chart(night: Night) -> SafeString:

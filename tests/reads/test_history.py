@@ -1,9 +1,11 @@
 """History across nights: the group's nights, the table, and one player's nights."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import User
+from scorekeeper.models import Group, Night, User
 from scorekeeper.services.groups import leave_group
 from tests.helpers import finish, play, rounds_of
 
@@ -70,18 +72,71 @@ def test_the_group_table_adds_up_every_finished_night(two_nights, login):
     page = login("Chris").get(reverse("group_table", args=[group.pk]))
 
     rows = {row.name: row for row in page.context["rows"]}
-    assert list(rows) == ["Bram", "Gus", "Anna", "Chris"]  # most points first
+    assert list(rows) == ["Bram", "Gus", "Chris", "Anna"]  # most money first
     anna, bram, chris, gus = rows["Anna"], rows["Bram"], rows["Chris"], rows["Gus"]
-    assert (anna.points, anna.nights, anna.rounds, anna.fantasylands) == (-5, 2, 5, 1)
+    assert (anna.nights, anna.rounds, anna.fantasylands) == (2, 5, 1)
+    assert anna.stake_lines == [(15, 10, "EUR"), (-20, 50, "EUR")]
     # Night 2: Anna is down 20 x 50 ct = 10 €, capped at 5 €.
     assert anna.money == {"EUR": 150 - 500}
-    assert (bram.points, bram.nights, bram.rounds, bram.fantasylands) == (17, 2, 5, 0)
+    assert (bram.nights, bram.rounds, bram.fantasylands) == (2, 5, 0)
+    assert bram.stake_lines == [(-3, 10, "EUR"), (20, 50, "EUR")]
     assert bram.money == {"EUR": -30 + 500}
-    assert (chris.points, chris.money) == (-12, {"EUR": -120})
-    assert (gus.user, gus.points, gus.nights) == (None, 0, 1)
+    assert (chris.stake_lines, chris.money) == ([(-12, 10, "EUR")], {"EUR": -120})
+    assert (gus.user, gus.stake_lines, gus.nights) == (None, [(0, 50, "EUR")], 1)
     html = page.content.decode()
     assert reverse("player_history", args=[group.pk, anna.user.pk]) in html
     assert "(guest)" in html
+
+
+def row_text(html, name):
+    """The words of ``name``'s row in the table, tags stripped."""
+    row = re.search(rf'<tr data-player="{name}">(.*?)</tr>', html, re.S).group(1)
+    return " ".join(re.sub(r"<[^>]+>", " ", row).split())
+
+
+def test_the_group_table_ranks_by_money_not_by_points_added_across_stakes(make_night, login):
+    # Anna wins 40 points at 10 ct and loses 12 at 50 ct: more points than Bram, less money.
+    low = make_night(("Anna", "Bram"), point_cents=10)
+    play(low, {"Anna": 40, "Bram": -40})
+    finish(low)
+    high = make_night(("Anna", "Bram"), point_cents=50, group=low.group)
+    play(high, {"Anna": -12, "Bram": 12})
+    finish(high)
+
+    page = login("Anna").get(reverse("group_table", args=[low.group.pk]))
+
+    bram, anna = page.context["rows"]
+    assert (bram.name, bram.money, anna.name, anna.money) == (
+        "Bram",
+        {"EUR": -400 + 600},
+        "Anna",
+        {"EUR": 400 - 600},
+    )
+    html = page.content.decode()
+    assert html.index('data-player="Bram"') < html.index('data-player="Anna"')
+    assert row_text(html, "Anna") == "Anna −€2.00 +40 at €0.10 −12 at €0.50 2 2 0"
+    assert row_text(html, "Bram") == "Bram €2.00 −40 at €0.10 +12 at €0.50 2 2 0"
+
+
+def test_the_group_table_ranks_by_the_groups_own_currency_first(make_night, login):
+    # A group that plays in dollars, and once abroad in euros (first in the alphabet).
+    home = make_night(("Anna", "Bram"))
+    Group.objects.filter(pk=home.group_id).update(currency="USD")
+    Night.objects.filter(pk=home.pk).update(currency="USD")
+    play(home, {"Anna": -5, "Bram": 5})
+    finish(home)
+    away = make_night(("Anna", "Bram"), group=home.group)
+    Night.objects.filter(pk=away.pk).update(currency="EUR")
+    play(away, {"Anna": 100, "Bram": -100})
+    finish(away)
+
+    page = login("Anna").get(reverse("group_table", args=[home.group.pk]))
+
+    assert [(row.name, row.money) for row in page.context["rows"]] == [
+        ("Bram", {"USD": 50, "EUR": -1000}),
+        ("Anna", {"USD": -50, "EUR": 1000}),
+    ]
+    assert page.context["rows"][1].stake_lines == [(100, 10, "EUR"), (-5, 10, "USD")]
 
 
 def test_members_who_left_stay_in_the_history(two_nights, login):
@@ -92,7 +147,7 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
 
     table = client.get(reverse("group_table", args=[group.pk]))
     row = next(row for row in table.context["rows"] if row.name == "Chris")
-    assert row.left and row.points == -12
+    assert row.left and row.stake_lines == [(-12, 10, "EUR")]
     assert "(left)" in table.content.decode()
 
     page = client.get(reverse("player_history", args=[group.pk, chris.pk]))
