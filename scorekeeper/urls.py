@@ -6,6 +6,7 @@ from scorekeeper.views import accounts, boards, groups, nights, results, rounds,
 # The pages of one group and of one night: (route below its address, view, name).
 GROUP_PAGES = [
     ("", groups.group_detail, "group_detail"),
+    ("live/", groups.group_live, "group_live"),
     ("new-link/", groups.group_new_link, "group_new_link"),
     ("leave/", groups.group_leave, "group_leave"),
     ("nights/new/", nights.night_start, "night_start"),
