@@ -23,6 +23,7 @@ NIGHT_PAGES = [
     ("rounds/", rounds.night_rounds, "night_rounds"),
     ("rounds/<int:number>/edit/", rounds.round_edit, "round_edit"),
     ("rounds/<int:number>/cards/<int:seat_id>/", boards.board_entry, "board_entry"),
+    ("rounds/<int:number>/cards/<int:seat_id>/live/", boards.board_live, "board_live"),
     ("undo/", rounds.round_undo, "round_undo"),
     ("seats/add/", seats.seat_add, "seat_add"),
     ("seats/<int:seat_id>/leave/", seats.seat_leave, "seat_leave"),
