@@ -16,6 +16,7 @@ from scorekeeper.views import (
 # The pages of one group and of one night: (route below its address, view, name).
 GROUP_PAGES = [
     ("", groups.group_detail, "group_detail"),
+    ("live/", groups.group_live, "group_live"),
     ("new-link/", groups.group_new_link, "group_new_link"),
     ("leave/", groups.group_leave, "group_leave"),
     ("nights/new/", nights.night_start, "night_start"),
@@ -32,6 +33,7 @@ NIGHT_PAGES = [
     ("rounds/", rounds.night_rounds, "night_rounds"),
     ("rounds/<int:number>/edit/", rounds.round_edit, "round_edit"),
     ("rounds/<int:number>/cards/<int:seat_id>/", boards.board_entry, "board_entry"),
+    ("rounds/<int:number>/cards/<int:seat_id>/live/", boards.board_live, "board_live"),
     ("undo/", rounds.round_undo, "round_undo"),
     ("seats/add/", seats.seat_add, "seat_add"),
     ("seats/<int:seat_id>/leave/", seats.seat_leave, "seat_leave"),

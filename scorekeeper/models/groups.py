@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Count, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -56,6 +57,19 @@ class Group(models.Model):
 
     def has_member(self, user: "User") -> bool:
         return self.memberships.filter(user=user, left_at=None).exists()
+
+    def nights_version(self) -> str:
+        """The fingerprint of the group's nights (see :func:`nights_version`), read
+        in one query: what the group page's poll compares."""
+        nights = self.nights.aggregate(count=Count("pk"), versions=Sum("version"))
+        return nights_version(nights["count"], nights["versions"] or 0)
+
+
+def nights_version(count: int, versions: int) -> str:
+    """A fingerprint of a group's ``count`` nights whose versions add up to ``versions``
+    (``"3-57"``); it changes whenever a night starts, changes or ends. Nights are never
+    deleted and every write bumps its night's version, so neither number goes back."""
+    return f"{count}-{versions}"
 
 
 class Membership(models.Model):

@@ -44,31 +44,50 @@ def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:
 
 
 @dataclass(frozen=True)
-class BoardPage:
-    """One seat's card page for one round: its entry and where the round stands."""
+class RoundStatus:
+    """Where a round stands, as one seat's card page says it."""
 
-    entry: Entry | None
-    result: PlayerResult | None  # the saved board on its own
-    table: TableResult | None  # the round's count, once it went through on cards
+    entry: Entry | None  # the seat's own entry, if any
     typed: list[str]  # who typed a total instead of setting cards
     waiting: list[str]  # who else has not set cards yet
-    used: dict[str, str]  # cards on the other boards, and where
-    jokers_used: int
 
 
-def board_page(night: Night, round_: Round, seat: Seat) -> BoardPage:
+def round_status(night: Night, round_: Round, seat: Seat) -> RoundStatus:
+    """The card page's status line, without the cards: what its poll renders (two queries)."""
     entries = list(round_.entries.select_related("seat", "entered_by"))
-    entry = next((e for e in entries if e.seat_id == seat.pk), None)
     boarded = {e.seat_id for e in entries if e.board}
-    used, jokers_used = table_cards(round_, seat)
-    return BoardPage(
-        entry=entry,
-        result=board_result(night, round_, entry) if entry and entry.board else None,
-        table=round_table(night, round_) if round_.is_recorded else None,
+    return RoundStatus(
+        entry=next((e for e in entries if e.seat_id == seat.pk), None),
         typed=[e.seat.name for e in entries if not e.board],
         waiting=[
             s.name for s in night.playing_seats(round_.number) if s.pk not in boarded and s != seat
         ],
+    )
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One seat's card page for one round: where the round stands and the cards."""
+
+    status: RoundStatus
+    result: PlayerResult | None  # the saved board on its own
+    table: TableResult | None  # the round's count, once it went through on cards
+    used: dict[str, str]  # cards on the other boards, and where
+    jokers_used: int
+
+    @property
+    def entry(self) -> Entry | None:
+        return self.status.entry
+
+
+def board_page(night: Night, round_: Round, seat: Seat) -> BoardPage:
+    status = round_status(night, round_, seat)
+    entry = status.entry
+    used, jokers_used = table_cards(round_, seat)
+    return BoardPage(
+        status=status,
+        result=board_result(night, round_, entry) if entry and entry.board else None,
+        table=round_table(night, round_) if round_.is_recorded else None,
         used=used,
         jokers_used=jokers_used,
     )

@@ -1,9 +1,11 @@
 """What the group pages show: its members, its nights, and its invitation."""
 
 import segno
+from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString, mark_safe
 
-from scorekeeper.models import Group, Membership, Night
+from scorekeeper.models import Group, Membership, Night, Round
+from scorekeeper.models.groups import nights_version
 from scorekeeper.reads.history import NightSummary, night_summaries
 
 
@@ -27,14 +29,27 @@ def member_sentence(group: Group) -> str:
     return f"{names[0]}, {names[1]} and {len(names) - 2} others play here."
 
 
-def group_nights(group: Group) -> dict[str, list[Night] | list[NightSummary]]:
-    """The nights running now and the finished ones with their players and winner."""
-    nights = list(group.nights.all())
+def group_nights(group: Group) -> dict[str, str | list[Night] | list[NightSummary]]:
+    """The nights running now, each with the number of the round being played
+    (``night.open_round_number``), the finished ones with their players and winner,
+    and the ``nights_version`` of what is shown, for the page's poll."""
+    open_rounds = Round.objects.filter(night=OuterRef("pk"), recorded_at__isnull=True)
+    nights = list(
+        group.nights.annotate(
+            open_round_number=Subquery(open_rounds.order_by("-number").values("number")[:1])
+        )
+    )
     running = [night for night in nights if night.ended_at is None]
     finished = [night for night in nights if night.ended_at is not None]
     # Players and winner of every finished night: two more queries, however many nights.
     history = night_summaries(finished)
-    return {"running_nights": running, "finished_nights": finished, "night_history": history}
+    return {
+        "running_nights": running,
+        "finished_nights": finished,
+        "night_history": history,
+        # From the rows shown, so the page and its fingerprint always agree.
+        "nights_version": nights_version(len(nights), sum(night.version for night in nights)),
+    }
 
 
 def qr_svg(url: str) -> SafeString:

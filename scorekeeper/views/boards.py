@@ -4,13 +4,46 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper.forms.boards import BoardForm, apply_pick, board_initial, picker
-from scorekeeper.reads.boards import board_page
+from scorekeeper.models import Night, Round, Seat, User
+from scorekeeper.reads.boards import RoundStatus, board_page, round_status
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_night
+
+
+def _status_context(
+    user: User,
+    night: Night,
+    number: int,
+    round_: Round | None,
+    seat: Seat | None,
+    status: RoundStatus | None,
+    *,
+    total_box: bool,
+) -> dict:
+    """What the status area says, and whether it still has something to wait for.
+
+    ``total_box``: the phone's form shows the box for a typed total.
+    """
+    absent = seat.absence(number) if seat else ""
+    gone = round_ is None or seat is None  # dropped by an undo or the end of the night
+    return {
+        "night": night,
+        "number": number,
+        "round": round_,
+        "seat": seat,
+        "entry": status.entry if status else None,
+        "typed": status.typed if status else [],
+        "waiting": status.waiting if status else [],
+        "absent": absent,
+        "gone": gone,
+        "mine": seat is not None and seat.user_id == user.pk,
+        "total_box": total_box,
+        "polling": not (gone or absent or night.is_over or (round_ and round_.is_recorded)),
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -61,21 +94,43 @@ def board_entry(
             initial["points"] = entry.points
         form = BoardForm(initial=initial)
     game = night.game_rules
+    # The same condition as the template's, for the box where a total is typed.
+    total_box = bool(page.status.typed or (form and form["points"].value()))
     context = {
-        "night": night,
+        **_status_context(
+            request.user, night, number, round_, seat, page.status, total_box=total_box
+        ),
         "group": night.group,
-        "round": round_,
-        "seat": seat,
-        "entry": entry,
         "game": game,
         "form": form,
         "picker": picker(form, game, page.used, page.jokers_used, chosen) if form else None,
-        "absent": absent,
         "typed_open": request.method == "POST" and request.POST.get("typed") == "1",
         "result": page.result,
         "table": page.table,
-        "typed": page.typed,
-        "waiting": page.waiting,
-        "mine": seat.user_id == request.user.pk,
     }
     return render(request, "scorekeeper/board.html", context)
+
+
+@require_GET
+@login_required
+def board_live(
+    request: AuthenticatedRequest, night_id: int, number: int, seat_id: int
+) -> HttpResponse:
+    """The card page's polled status area: answered without rendering while the night's
+    ``version`` is the one the phone shows, and with 286 (stop polling) once there is
+    nothing more to wait for: the round went through, or is gone.
+
+    The phone also sends ``total=1`` when its form shows the box for a typed total.
+    """
+    night = member_night(request, night_id)
+    if request.GET.get("version", "") == str(night.version):
+        return HttpResponse(status=204)
+    round_ = night.rounds.filter(number=number).first()
+    seat = night.seats.filter(pk=seat_id).first()
+    status = round_status(night, round_, seat) if round_ and seat else None
+    context = _status_context(
+        request.user, night, number, round_, seat, status, total_box=request.GET.get("total") == "1"
+    )
+    return render(
+        request, "scorekeeper/board.html#live", context, status=200 if context["polling"] else 286
+    )

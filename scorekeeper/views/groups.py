@@ -62,6 +62,18 @@ def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     return render(request, "scorekeeper/group.html", context)
 
 
+@require_GET
+@login_required
+def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The polled list of nights: answered without rendering while the group's nights
+    are as the phone's ``version`` says (no night started, changed or ended since)."""
+    group = member_group(request, group_id)
+    if request.GET.get("version", "") == group.nights_version():
+        return HttpResponse(status=204)
+    context = {"group": group, **group_nights(group)}
+    return render(request, "scorekeeper/group.html#live", context)
+
+
 @require_POST
 @login_required
 def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse:

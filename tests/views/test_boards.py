@@ -1,12 +1,16 @@
 """Card entry from a phone: every rule of the card page, counted by the real engine."""
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import Entry, Round, User
+from scorekeeper.models import Entry, Round, User, parse_board
+from scorekeeper.services.boards import record_board
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import leave_seat
-from tests.helpers import play
+from tests.helpers import finish, play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
@@ -328,3 +332,132 @@ def test_the_card_page_of_a_seat_that_left_has_no_picker(client, login, make_nig
         assert "Chris has left the table." in body
         assert "data-picker" not in body and 'name="add"' not in body
     assert not Entry.objects.filter(round__number=2).exists()
+
+
+# --- the card page, live -----------------------------------------------------------
+
+
+def set_cards(night, seat_name, rows, number=1):
+    """``seat_name`` saves a board on their own phone."""
+    seat = night.seats.get(name=seat_name)
+    board = parse_board(dict(zip(("top", "middle", "bottom"), rows, strict=True)))
+    record_board(night=night, round_number=number, seat=seat, board=board, entered_by=seat.user)
+
+
+def poll_url_on(body: str) -> str:
+    """The address the page's status area polls, as the phone sends it."""
+    found = re.findall(r'hx-get="([^"]+)"', body)
+    assert len(found) == 1, found
+    return html.unescape(found[0])
+
+
+def status_of(body: str) -> str:
+    """The status line's words, tags left out."""
+    start = body.index('data-testid="board-status">') + len('data-testid="board-status">')
+    return re.sub(r"<[^>]+>", "", body[start : body.index("</p>", start)])
+
+
+def test_the_card_page_polls_its_status_and_nothing_changed_costs_three_queries(
+    client, login, make_night, django_assert_num_queries
+):
+    night = make_night(game="pineapple")
+    body = post_board(login("Anna"), night, "Anna", A).content.decode()
+    poll = poll_url_on(body)
+    assert poll.startswith(
+        reverse("board_live", args=[night.pk, 1, night.seats.get(name="Anna").pk])
+    )
+    with django_assert_num_queries(3):  # session, user, the night; nothing rendered
+        response = client.get(poll)
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_a_board_saved_by_another_seat_leaves_the_waiting_list(client, login, make_night):
+    night = make_night(game="pineapple")
+    body = post_board(login("Anna"), night, "Anna", A).content.decode()
+    assert (
+        status_of(body)
+        == "Waiting for Bram, Chris. The app counts the totals when every board is in."
+    )
+    poll = poll_url_on(body)
+
+    set_cards(night, "Bram", B)
+    response = client.get(poll)
+    fragment = response.content.decode()
+    assert response.status_code == 200
+    assert fragment.lstrip().startswith('<div id="live"')
+    assert (
+        status_of(fragment)
+        == "Waiting for Chris. The app counts the totals when every board is in."
+    )
+    # Only the status area comes back: the picker and the board stay as they are.
+    assert "<html" not in fragment and 'name="add"' not in fragment
+    assert 'id="board-result"' not in fragment
+    assert client.get(poll_url_on(fragment)).status_code == 204  # and it polls on
+
+
+def test_the_round_going_through_is_said_and_the_poll_stops(
+    client, login, make_night, django_assert_num_queries
+):
+    night = make_night(game="pineapple")
+    poll = poll_url_on(post_board(login("Anna"), night, "Anna", A).content.decode())
+    set_cards(night, "Bram", B)
+    set_cards(night, "Chris", C)
+    # Rendered: the night, the round, the seat, the round's entries and the night's seats.
+    with django_assert_num_queries(7):
+        response = client.get(poll)
+    fragment = response.content.decode()
+    assert response.status_code == 286  # htmx stops polling
+    assert status_of(fragment) == "Round 1 went through: +7."
+    assert "hx-get" not in fragment
+    back = f'<a class="button primary" href="{reverse("night_detail", args=[night.pk])}">'
+    assert back + "Back to the night</a>" in fragment
+
+
+def test_before_saving_the_card_page_says_who_still_has_to_set_cards(client, login, make_night):
+    night = make_night(game="pineapple")
+    body = login("Bram").get(board_url(night, "Bram")).content.decode()
+    assert status_of(body) == "Still to set their cards: you, Anna, Chris."
+    assert body.index('data-testid="board-status"') < body.index("data-picker")
+    poll = poll_url_on(body)
+    set_cards(night, "Chris", C)
+    assert status_of(client.get(poll).content.decode()) == "Still to set their cards: you, Anna."
+
+
+def test_a_total_typed_elsewhere_offers_the_box_for_a_total(client, login, make_night):
+    night = make_night(game="pineapple")
+    poll = poll_url_on(post_board(login("Bram"), night, "Bram", B).content.decode())
+    assert "total=1" not in poll  # this page has no box for a typed total
+    chris = night.seats.get(name="Chris")
+    record_entry(night=night, round_number=1, seat=chris, points=-24, entered_by=chris.user)
+    fragment = client.get(poll).content.decode()
+    assert status_of(fragment) == (
+        "Chris entered a total instead of cards, so this round is counted by totals: type yours."
+    )
+    assert f'href="{board_url(night, "Bram")}">Type your total</a>' in fragment
+    # The page opened again has the box, and its poll says so.
+    page = client.get(board_url(night, "Bram")).content.decode()
+    assert 'name="points"' in page and "type yours below." in status_of(page)
+    assert "total=1" in poll_url_on(page)
+
+
+def test_a_round_dropped_at_the_end_of_the_night_says_so_and_stops(client, login, make_night):
+    night = make_night(game="pineapple")
+    poll = poll_url_on(login("Anna").get(board_url(night, "Anna")).content.decode())
+    finish(night)
+    response = client.get(poll)
+    fragment = response.content.decode()
+    assert response.status_code == 286
+    assert status_of(fragment) == "Round 1 is not open any more: the night is over."
+    assert "Back to the night" in fragment and "hx-get" not in fragment
+
+
+def test_a_round_through_on_typed_totals_is_said_on_a_card_page_without_a_board(
+    client, login, make_night
+):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    poll = poll_url_on(login("Anna").get(board_url(night, "Anna")).content.decode())
+    play(night, {"Anna": 4, "Bram": -4})  # typed on the night page instead
+    response = client.get(poll)
+    assert response.status_code == 286
+    assert status_of(response.content.decode()) == "Round 1 went through: +4."

@@ -1,11 +1,14 @@
 """Groups and invitation links from a phone: the join page, the group page, who gets in."""
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Group, Membership, User
 from scorekeeper.services.groups import join_group, replace_invite_link
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, finish, play, rounds_of
 
 # --- the join page ---------------------------------------------------------------
 
@@ -199,3 +202,110 @@ def test_leaving_the_group_while_seated_at_a_running_night_is_refused(client, lo
     response = client.post(reverse("group_leave", args=[night.group_id]), follow=True)
     assert "seated at tonight" in response.content.decode()
     assert client.get(reverse("night_detail", args=[night.pk])).status_code == 200
+
+
+# --- the group page, live -----------------------------------------------------------
+
+
+def group_url(group: Group) -> str:
+    return reverse("group_detail", args=[group.pk])
+
+
+def poll_url_on(body: str) -> str:
+    """The address the page's live area polls, as the phone sends it."""
+    found = re.findall(r'hx-get="([^"]+)"', body)
+    assert len(found) == 1, found
+    return html.unescape(found[0])
+
+
+def test_a_running_night_is_shown_with_its_round_and_a_way_in(client, login, make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    play(night, {"Anna": 3, "Bram": -3}, {"Anna": 1, "Bram": -1})
+    body = login("Bram").get(group_url(night.group)).content.decode()
+    banner = body[body.index('data-testid="running-night"') :]
+    assert "▶ Tonight: Pineapple, round 3" in banner[: banner.index("</a>")]
+    assert f'href="{reverse("night_detail", args=[night.pk])}"' in body
+
+
+def test_the_group_poll_answers_204_without_rendering_when_no_night_changed(
+    client, login, make_night, django_assert_num_queries
+):
+    night = make_night(("Anna", "Bram"))
+    login("Anna")
+    poll = poll_url_on(client.get(group_url(night.group)).content.decode())
+    assert poll.startswith(reverse("group_live", args=[night.group_id]))
+    with django_assert_num_queries(4):  # session, user, the group, the nights' fingerprint
+        response = client.get(poll)
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_a_night_started_by_another_member_shows_up_at_the_next_poll(
+    client, login, make_group, make_night
+):
+    group = make_group(members=("Anna", "Bram", "Chris"))
+    login("Anna")
+    poll = poll_url_on(client.get(group_url(group)).content.decode())
+    assert client.get(poll).status_code == 204
+
+    night = make_night(("Bram", "Chris"), game="pineapple", group=group)  # on Bram's phone
+    response = client.get(poll)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="live"')
+    assert "<html" not in body
+    assert "▶ Tonight: Pineapple, round 1" in body
+    assert f'href="{reverse("night_detail", args=[night.pk])}"' in body
+    # The fragment polls on with the new fingerprint, which is unchanged from then on.
+    assert client.get(poll_url_on(body)).status_code == 204
+
+
+def test_a_round_going_through_moves_the_round_on_the_group_page(client, login, make_night):
+    night = make_night(("Anna", "Bram"))
+    login("Anna")
+    poll = poll_url_on(client.get(group_url(night.group)).content.decode())
+    play(night, {"Anna": 5, "Bram": -5})
+    body = client.get(poll).content.decode()
+    assert "round 2" in body and "round 1" not in body
+
+
+def test_a_night_that_ends_moves_to_the_finished_list(client, login, make_night):
+    night = make_night(("Anna", "Bram"))
+    play(night, {"Anna": 5, "Bram": -5})
+    login("Bram")
+    poll = poll_url_on(client.get(group_url(night.group)).content.decode())
+    finish(night)
+    body = client.get(poll).content.decode()
+    assert "Tonight" not in body
+    finished = body[body.index('data-testid="nights"') :]
+    assert f'href="{reverse("night_detail", args=[night.pk])}"' in finished
+    assert "Anna <span" in finished and "+5" in finished
+
+
+def test_a_member_who_left_gets_404_from_the_group_poll(client, login, make_group):
+    group = make_group(members=("Anna", "Bram"))
+    login("Bram")
+    poll = poll_url_on(client.get(group_url(group)).content.decode())
+    client.post(reverse("group_leave", args=[group.pk]))
+    assert client.get(poll).status_code == 404
+
+
+@pytest.mark.parametrize("played", [1, 5])
+def test_the_group_poll_costs_the_same_however_many_nights(
+    client, login, make_group, make_night, django_assert_num_queries, played
+):
+    group = make_group(members=("Anna", "Bram", "Chris"))
+    for _ in range(played):
+        finish(play(make_night(("Anna", "Bram", "Chris"), group=group), *rounds_of(2)))
+    running = make_night(("Anna", "Bram", "Chris"), group=group)
+    play(running, {"Anna": 1, "Bram": -1, "Chris": 0})
+    login("Chris")
+    poll = poll_url_on(client.get(group_url(group)).content.decode())
+    with django_assert_num_queries(4):
+        assert client.get(poll).status_code == 204
+    changed = poll.replace("version=", "version=old-")
+    # Rendered: the fingerprint, the nights, the finished nights' players and rounds.
+    with django_assert_num_queries(7):
+        body = client.get(changed).content.decode()
+    assert body.count('class="row-link night-row"') == played
+    assert body.count('data-testid="running-night"') == 1
