@@ -76,7 +76,12 @@ def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
 def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
     night = _shared_night(token)
     if night is None:
-        return HttpResponseStopPolling()  # the link was taken back: the screen stays as it was
+        # The link was taken back: say so in place of the screen, and stop asking.
+        return render(
+            request,
+            "scorekeeper/night_screen.html#screen-gone",
+            status=HttpResponseStopPolling.status_code,
+        )
     live_url = reverse("shared_screen_live", args=[token])
     return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
 

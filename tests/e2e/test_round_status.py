@@ -118,5 +118,6 @@ def test_the_big_screen_follows_a_round_and_its_shared_link_can_be_taken_back(
     assert tv.locator("form").count() == 0  # read-only: nothing to post
 
     anna.get_by_role("button", name="Stop sharing: the link stops working").click()
+    expect(tv.get_by_test_id("screen-status")).to_contain_text("no longer shared")
     tv.goto(link)
     expect(tv.get_by_text("this link no longer works", exact=False)).to_be_visible()

@@ -54,7 +54,9 @@ def test_a_shared_link_shows_this_night_without_a_login_until_it_is_taken_back(
     client.logout()
     gone = client.get(link)
     assert gone.status_code == 404 and "no longer works" in gone.content.decode()
-    assert client.get(live, {"version": 0}).status_code == 286  # the screen stops asking
+    stopped = client.get(live, {"version": 0})
+    assert stopped.status_code == 286  # the screen stops asking, and says why
+    assert "no longer shared" in stopped.content.decode()
 
 
 def test_only_the_table_shares_the_screen(login, make_night, make_user):
