@@ -37,7 +37,7 @@ def test_the_screen_poll_answers_204_without_rendering_when_nothing_changed(
 
 
 def test_a_shared_link_shows_this_night_without_a_login_until_it_is_taken_back(
-    client, login, make_night
+    client, login, make_night, django_assert_num_queries
 ):
     night = make_night(("Anna", "Bram"))
     play(night, {"Anna": 5, "Bram": -5})
@@ -48,7 +48,8 @@ def test_a_shared_link_shows_this_night_without_a_login_until_it_is_taken_back(
     assert "Round 2" in body and "+5" in body
     assert "Share a read-only link" not in body and "Back to the night" not in body
     live = reverse("shared_screen_live", args=[night.screen_token])
-    assert client.get(live, {"version": night.version}).status_code == 204
+    with django_assert_num_queries(1):  # the night by its token: no session, no user
+        assert client.get(live, {"version": night.version}).status_code == 204
 
     login("Bram").post(reverse("screen_link", args=[night.pk]), {"share": "no"})
     client.logout()
