@@ -1,7 +1,7 @@
 """Groups of friends who play together, and who belongs to them."""
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
@@ -20,12 +20,26 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-class GroupQuerySet(models.QuerySet["Group"]):
-    def for_member(self, user: "User | AnonymousUser") -> "GroupQuerySet":
-        """The groups `user` belongs to now; anything else is a 404 by construction."""
+class MemberQuerySet(models.QuerySet):
+    """Rows that belong to a group (the group itself, its nights), as one person may
+    open them: anything outside their groups is a 404 by construction."""
+
+    # How a row of this queryset reaches its group: "" for a group, "group__" for a night.
+    group_path = ""
+
+    def for_member(self, user: "User | AnonymousUser") -> Self:
+        """The rows of the groups ``user`` belongs to now (one join, no subquery: every
+        poll runs it)."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(memberships__user=user, memberships__left_at__isnull=True)
+        memberships = f"{self.group_path}memberships"
+        return self.filter(
+            **{f"{memberships}__user": user, f"{memberships}__left_at__isnull": True}
+        )
+
+
+class GroupQuerySet(MemberQuerySet):
+    group_path = ""
 
 
 class Group(models.Model):

@@ -9,13 +9,11 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from scorekeeper.models.groups import Group
+from scorekeeper.models.groups import Group, MemberQuerySet
 from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from django.contrib.auth.models import AnonymousUser
 
     from scorekeeper.models.accounts import User
 
@@ -48,13 +46,8 @@ def parse_board(rows: "dict[str, str | list[str]]") -> Board:
     return {row.value: [str(card) for card in parse_cards(rows.get(row.value, ""))] for row in ROWS}
 
 
-class NightQuerySet(models.QuerySet["Night"]):
-    def for_member(self, user: "User | AnonymousUser") -> "NightQuerySet":
-        """The nights of the groups `user` belongs to now; anything else is a 404."""
-        if not user.is_authenticated:
-            return self.none()
-        # One join, like Group.objects.for_member: every poll of the night page runs it.
-        return self.filter(group__memberships__user=user, group__memberships__left_at=None)
+class NightQuerySet(MemberQuerySet):
+    group_path = "group__"
 
 
 class Night(models.Model):
