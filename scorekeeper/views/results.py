@@ -33,7 +33,7 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 @login_required
 def payment_mark(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    form = PaymentForm(request.POST, night=night)
+    form = PaymentForm(data=request.POST, night=night)
     if not form.is_valid():
         if "payer" in form.errors or "payee" in form.errors:
             messages.error(request, "That payment is not between players of this night.")
