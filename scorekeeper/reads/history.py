@@ -1,4 +1,5 @@
-"""The group's history: its nights, the table across them, one player's nights.
+"""The group's history: its nights, the table across them, one player's nights,
+and the members' records side by side.
 
 Reads only, each in a fixed number of queries however many nights there are.
 Money per night comes from :func:`scorekeeper.reads.results.seat_results`, so a
@@ -198,3 +199,50 @@ def player_history(group: Group, user: User) -> PlayerHistory:
         )
     lines.sort(key=lambda line: (line.night.started_at, line.night.pk), reverse=True)
     return PlayerHistory(user=user, nights=lines)
+
+
+@dataclass
+class MemberRecord:
+    """One member's line in the players table: nights played and won, money per currency."""
+
+    user: User
+    left: bool = False
+    nights: int = 0
+    won: int = 0  # nights with the most points (a tie counts for each), more than 0
+    money: dict[str, int] = field(default_factory=dict)  # currency -> cents
+
+    @property
+    def money_lines(self) -> list[tuple[int, str]]:
+        return [(cents, currency) for currency, cents in sorted(self.money.items())]
+
+
+def member_records(group: Group) -> list[MemberRecord]:
+    """Every member of ``group``, also those who left, with their finished nights
+    (two queries); most money won first, by the group's currency, then by name.
+
+    Guests have no player page, so they are not in it; members who never played
+    have a line of zeros.
+    """
+    memberships = group.memberships.select_related("user")
+    records = {m.user_id: MemberRecord(m.user, left=m.left_at is not None) for m in memberships}
+    seats = list(_finished_seats(group))
+    cents = _money_by_seat(seats)
+    best: dict[int, int] = defaultdict(int)
+    for seat in seats:
+        best[seat.night_id] = max(best[seat.night_id], seat.total)
+    for seat in seats:
+        record = records.get(seat.user_id) if seat.user_id else None
+        if record is None:
+            continue
+        record.nights += 1
+        record.won += seat.total > 0 and seat.total == best[seat.night_id]
+        currency = seat.night.currency
+        record.money[currency] = record.money.get(currency, 0) + cents[seat.pk]
+
+    played_in = {currency for record in records.values() for currency in record.money}
+    order = [group.currency, *sorted(played_in - {group.currency})]
+
+    def rank(record: MemberRecord) -> tuple[list[int], str]:
+        return [-record.money.get(currency, 0) for currency in order], record.user.name.lower()
+
+    return sorted(records.values(), key=rank)

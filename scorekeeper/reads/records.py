@@ -1,0 +1,280 @@
+"""One player's record in a group: their nights in money, and what their cards say.
+
+Reads only, in a fixed number of queries however many nights and rounds: the
+player's nights come from :func:`scorekeeper.reads.history.player_history`
+(one query), the card rounds from one more, the membership from a third.
+Scoring the stored boards with the engine is CPU only.
+
+Points are kept per stake (a point at 50 ct is not a point at 10 ct), money per
+currency. Card figures count the recorded hands in which the player set cards;
+every figure carries the count it is based on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import groupby
+
+from django.utils.safestring import SafeString, mark_safe
+
+from scorekeeper.chart import ChartSeries, running_totals_svg
+from scorekeeper.formatting import MINUS, money
+from scorekeeper.models import Entry, Group, Night, User
+from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
+from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
+
+BEST_HANDS = 3
+
+Stake = tuple[str, int]  # (currency, cents a point)
+
+
+def per_hand(points: int, hands: int) -> str:
+    """Points a hand to one decimal, signed: ``per_hand(-7, 4) == "−1.8"``.
+
+    >>> per_hand(15, 4), per_hand(-7, 4), per_hand(0, 3)
+    ('+3.8', '−1.8', '0.0')
+    """
+    value = round(points / hands, 1) if hands else 0.0
+    text = f"{abs(value):.1f}"
+    return f"+{text}" if value > 0 else f"{MINUS}{text}" if value < 0 else text
+
+
+@dataclass
+class StakeLine:
+    """Points and hands at one stake."""
+
+    currency: str
+    point_cents: int
+    points: int = 0
+    hands: int = 0
+
+    @property
+    def per_hand(self) -> str:
+        return per_hand(self.points, self.hands)
+
+
+@dataclass(frozen=True)
+class CurrencyLine:
+    """Money in one currency: the net, and the best and worst night in it."""
+
+    currency: str
+    cents: int
+    nights: int
+    best: PlayerNight
+    worst: PlayerNight
+    chart: SafeString  # the running total after each night, oldest first
+
+
+@dataclass(frozen=True)
+class BestHand:
+    """One row of a board that stood, as the engine named it."""
+
+    key: int
+    description: str  # e.g. "full house, kings full of sixes"
+    row: Row
+    night: Night
+    round_number: int
+
+
+@dataclass
+class HeadToHead:
+    """The engine's pair results against one other player, from the hands in
+    which both set cards; points from the player's side, per stake."""
+
+    name: str
+    user_id: int | None  # None for a guest, known by name
+    hands: int = 0
+    won: int = 0  # hands in which the pair result went the player's way
+    lost: int = 0
+    points: dict[Stake, int] = field(default_factory=dict)
+
+    @property
+    def stake_lines(self) -> list[tuple[int, int, str]]:
+        """``(points, cents a point, currency)`` for each stake, lowest first."""
+        return [
+            (points, point_cents, currency)
+            for (currency, point_cents), points in sorted(self.points.items())
+        ]
+
+
+@dataclass
+class CardRecord:
+    """What the player's stored boards say."""
+
+    hands: int = 0  # recorded hands in which they set cards
+    fouls: int = 0
+    royalties: int = 0  # in the royalty points of each night's game
+    # Fantasyland: made from a hand not played in it, stayed from a hand played in it.
+    could_make: int = 0
+    made: int = 0
+    in_fantasyland: int = 0
+    stayed: int = 0
+    best_hands: list[BestHand] = field(default_factory=list)
+    head_to_head: list[HeadToHead] = field(default_factory=list)  # most hands first
+
+    @property
+    def royalties_per_hand(self) -> str:
+        return per_hand(self.royalties, self.hands).removeprefix("+")
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    history: PlayerHistory
+    left: bool  # they left the group; their nights stay
+    hands: int  # recorded hands in their finished nights, cards or totals
+    won: int  # nights with the most points (a tie counts), more than 0
+    stakes: list[StakeLine]  # lowest stake first
+    currencies: list[CurrencyLine]
+    cards: CardRecord
+
+    @property
+    def user(self) -> User:
+        return self.history.user
+
+    @property
+    def nights(self) -> int:
+        return len(self.history.nights)
+
+
+def player_record(group: Group, user: User) -> PlayerRecord:
+    """``user``'s record in ``group``'s finished nights (three queries)."""
+    history = player_history(group, user)
+    left = group.memberships.filter(user=user, left_at__isnull=False).exists()
+    oldest_first = history.nights[::-1]
+    stakes: dict[Stake, StakeLine] = {}
+    for line in oldest_first:
+        night = line.night
+        stake = stakes.setdefault(
+            (night.currency, night.point_cents), StakeLine(night.currency, night.point_cents)
+        )
+        stake.points += line.points
+        stake.hands += line.seat.rounds_played
+    return PlayerRecord(
+        history=history,
+        left=left,
+        hands=sum(line.seat.rounds_played for line in history.nights),
+        won=sum(line.place == 1 and line.points > 0 for line in history.nights),
+        stakes=[stakes[key] for key in sorted(stakes)],
+        currencies=_currencies(user, oldest_first),
+        cards=card_record(group, user),
+    )
+
+
+def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLine]:
+    by_currency: dict[str, list[PlayerNight]] = defaultdict(list)
+    for line in oldest_first:
+        by_currency[line.night.currency].append(line)
+    currencies = []
+    for currency, lines in sorted(by_currency.items()):
+        running, totals = 0, []
+        for line in lines:
+            running += line.cents
+            totals.append(running)
+        svg = running_totals_svg(
+            [ChartSeries(user.name, totals)],
+            rounds=len(lines),
+            title=f"Money in {currency} after each night",
+            format_total=partial(money, currency=currency),
+        )
+        currencies.append(
+            CurrencyLine(
+                currency=currency,
+                cents=running,
+                nights=len(lines),
+                # The first of equal nights: the oldest.
+                best=max(lines, key=lambda line: line.cents),
+                worst=min(lines, key=lambda line: line.cents),
+                # chart.py escapes every name it writes, so the markup is safe as is.
+                chart=mark_safe(svg),
+            )
+        )
+    return currencies
+
+
+def _card_rounds(group: Group, user: User) -> list[Entry]:
+    """Every board of the recorded rounds in which ``user`` set cards, in the
+    group's finished nights, with seats, rounds and nights (one query)."""
+    theirs = Entry.objects.filter(
+        seat__user=user,
+        board__isnull=False,
+        round__recorded_at__isnull=False,
+        round__night__group=group,
+        round__night__ended_at__isnull=False,
+    ).values("round_id")
+    return list(
+        Entry.objects.filter(round_id__in=theirs, board__isnull=False)
+        .select_related("seat", "round__night")
+        .order_by("round__night__started_at", "round__night_id", "round__number", "seat__position")
+    )
+
+
+def _score(entries: list[Entry], mine: int) -> tuple[PlayerResult, list[tuple[Entry, int]]] | None:
+    """The player's board (at ``mine`` in ``entries``) as the engine scores it, and
+    their pair result against each other board: (other entry, points from their side)."""
+    round_ = entries[0].round
+    game = round_.night.game_rules
+    boards = round_.player_boards(entries)
+    if len(entries) >= 2:
+        try:
+            table = score_table(game, boards)
+        except OFCError:
+            pass  # not scorable together (it went through on totals): the board alone
+        else:
+            pairs = []
+            for pair in table.pairs:
+                if mine in pair.seats:
+                    other = pair.seats[1] if pair.seats[0] == mine else pair.seats[0]
+                    points = pair.points if pair.seats[0] == mine else -pair.points
+                    pairs.append((entries[other], points))
+            return table.players[mine], pairs
+    try:
+        return score_board(game, boards[mine]), []
+    except OFCError:
+        return None
+
+
+def card_record(group: Group, user: User) -> CardRecord:
+    """Fouls, Fantasyland, royalties, best hands and head to head from ``user``'s
+    boards in ``group``'s finished nights (one query)."""
+    record = CardRecord()
+    rivals: dict[object, HeadToHead] = {}
+    rows: list[BestHand] = []
+    for _, group_entries in groupby(_card_rounds(group, user), key=lambda entry: entry.round_id):
+        entries = list(group_entries)
+        mine = next(index for index, entry in enumerate(entries) if entry.seat.user_id == user.pk)
+        scored = _score(entries, mine)
+        if scored is None:
+            continue
+        result, pairs = scored
+        round_ = entries[0].round
+        night = round_.night
+        record.hands += 1
+        record.fouls += result.fouled
+        record.royalties += result.royalties
+        if round_.fantasyland_seats.get(entries[mine].seat_id) is not None:
+            record.in_fantasyland += 1
+            record.stayed += result.fantasyland is not None
+        elif night.game_rules.fantasyland:
+            record.could_make += 1
+            record.made += result.fantasyland is not None
+        if not result.fouled:
+            rows += [
+                BestHand(row.key, row.description, row.row, night, round_.number)
+                for row in result.rows
+                if not row.low  # a 2-7 middle ranks the other way round
+            ]
+        for other, points in pairs:
+            seat = other.seat
+            key = seat.user_id or f"guest:{seat.name.lower()}"
+            rival = rivals.setdefault(key, HeadToHead(seat.name, seat.user_id))
+            rival.hands += 1
+            rival.won += points > 0
+            rival.lost += points < 0
+            stake = (night.currency, night.point_cents)
+            rival.points[stake] = rival.points.get(stake, 0) + points
+    # The strongest first; of equal hands, the one made first.
+    record.best_hands = sorted(rows, key=lambda hand: -hand.key)[:BEST_HANDS]
+    record.head_to_head = sorted(rivals.values(), key=lambda rival: (-rival.hands, rival.name))
+    return record
