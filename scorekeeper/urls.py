@@ -21,6 +21,7 @@ GROUP_PAGES = [
     ("leave/", groups.group_leave, "group_leave"),
     ("nights/new/", nights.night_start, "night_start"),
     ("table/", results.group_table_view, "group_table"),
+    ("players/", results.players_view, "players"),
     ("players/<int:user_id>/", results.player_history_view, "player_history"),
     ("export.<str:fmt>", results.group_export, "group_export"),
 ]

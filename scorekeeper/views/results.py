@@ -12,7 +12,8 @@ from scorekeeper.formatting import money
 from scorekeeper.forms.payments import PaymentForm
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.reads import exports
-from scorekeeper.reads.history import group_table, player_history
+from scorekeeper.reads.history import group_table, member_records
+from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results, share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
@@ -80,8 +81,17 @@ def player_history_view(request: AuthenticatedRequest, group_id: int, user_id: i
     group = member_group(request, group_id)
     # Anyone who was ever a member, including those who left: their nights stay.
     user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
-    context = {"group": group, "history": player_history(group, user)}
+    record = player_record(group, user)
+    context = {"group": group, "history": record.history, "record": record}
     return render(request, "scorekeeper/player_history.html", context)
+
+
+@require_GET
+@login_required
+def players_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    context = {"group": group, "records": member_records(group)}
+    return render(request, "scorekeeper/players.html", context)
 
 
 def _download(body: str, fmt: str, name: str) -> HttpResponse:

@@ -203,7 +203,7 @@ def test_per_hand_rounds_to_one_decimal_with_a_real_minus():
     assert (per_hand(15, 4), per_hand(-7, 4), per_hand(0, 0)) == ("+3.8", "−1.8", "0.0")
 
 
-def _play_nights(make_night, group, count):
+def play_nights(make_night, group, count):
     """``count`` more finished nights of Anna and Bram, each a card round and a totals round."""
     for _ in range(count):
         night = make_night(("Anna", "Bram"), group=group)
@@ -219,7 +219,7 @@ def test_a_record_takes_the_same_queries_however_many_nights(
     make_group, make_night, django_assert_num_queries, nights
 ):
     group = make_group(members=("Anna", "Bram"))
-    _play_nights(make_night, group, nights)
+    play_nights(make_night, group, nights)
     anna = User.objects.get(name="Anna")
     # The seats of their nights, whether they left, the boards of their card rounds.
     with django_assert_num_queries(3):
