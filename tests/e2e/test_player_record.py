@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import User
-from tests.reads.test_records import play_two_nights
+from tests.helpers import play_two_nights
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

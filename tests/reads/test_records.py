@@ -5,64 +5,11 @@ Every expected figure is counted by hand from the two nights of ``two_nights_wit
 
 import pytest
 
-from scorekeeper.models import Seat, User, parse_board
+from scorekeeper.models import User
 from scorekeeper.reads.history import member_records
 from scorekeeper.reads.records import card_record, per_hand, player_record
-from scorekeeper.services.boards import record_board
 from scorekeeper.services.groups import join_group, leave_group
-from tests.helpers import enter, finish, open_round
-
-
-def set_cards(night, name, top, middle, bottom, *, points=None):
-    """``name`` sets a board for the open round (a guest's is set by the first member)."""
-    seat = Seat.objects.get(night=night, name=name)
-    by = seat.user or night.seats.exclude(user=None).first().user
-    return record_board(
-        night=night,
-        round_number=open_round(night).number,
-        seat=seat,
-        board=parse_board({"top": top, "middle": middle, "bottom": bottom}),
-        entered_by=by,
-        points=points,
-    )
-
-
-def play_two_nights(make_night):
-    """Two finished nights, by hand:
-
-    Night 1, Pineapple at 10 ct, Anna, Bram, Chris:
-      round 1, all cards: Anna +7 (flush bottom, royalties 4), Bram +17 (kings on
-        top, royalties 8, Fantasyland), Chris -24 (fouled). Pairs: Anna -3 against
-        Bram, +10 against Chris.
-      round 2, mixed: Bram sets cards in Fantasyland (queens trips on top, a flush,
-        a full house: royalties 20 + 8 + 6 = 34, he stays) and types -10; Anna
-        types +25, Chris -15. Only Bram set cards: no pair results.
-      Anna +32, Bram +7, Chris -39: Anna wins the night.
-    Night 2, Standard at 50 ct, Anna, Bram and the guest Gus:
-      round 1, all cards: Anna fouls (-26), Bram +9 (full house bottom, royalties 6),
-        Gus +17 (jacks on top 6, straight bottom 2). Pairs: Anna -12 against Bram,
-        -14 against Gus.
-      round 2, totals: Anna +10, Bram -4, Gus -6.
-      Anna -16, Bram +5, Gus +11: Gus wins the night.
-    """
-    first = make_night(("Anna", "Bram", "Chris"), game="pineapple", point_cents=10)
-    set_cards(first, "Anna", "2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
-    set_cards(first, "Bram", "Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
-    set_cards(first, "Chris", "Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")
-    set_cards(first, "Bram", "Qh Qc Qd", "2h 5h 7h 9h Jh", "8c 8d 8s 4c 4d", points=-10)
-    enter(first, "Anna", 25)
-    enter(first, "Chris", -15)
-    finish(first)
-
-    second = make_night(("Anna", "Bram"), guests=("Gus",), point_cents=50, group=first.group)
-    set_cards(second, "Anna", "Ah Ad 2c", "3c 4d 6h 8s Tc", "Kc Kd Ks 5h 5d")
-    set_cards(second, "Bram", "2d 3h 4s", "6c 6d 9h 9s Jc", "7c 7d 7h Qs Qd")
-    set_cards(second, "Gus", "Jh Js 2s", "8c 8d Th Td 3s", "4h 5c 6s 7s 8h")
-    enter(second, "Anna", 10)
-    enter(second, "Bram", -4)
-    enter(second, "Gus", -6)
-    finish(second)
-    return first.group, first, second
+from tests.helpers import play_nights, play_two_nights
 
 
 @pytest.fixture
@@ -201,17 +148,6 @@ def test_a_member_who_never_played_has_a_line_of_zeros(two_nights_with_cards, ma
 
 def test_per_hand_rounds_to_one_decimal_with_a_real_minus():
     assert (per_hand(15, 4), per_hand(-7, 4), per_hand(0, 0)) == ("+3.8", "−1.8", "0.0")
-
-
-def play_nights(make_night, group, count):
-    """``count`` more finished nights of Anna and Bram, each a card round and a totals round."""
-    for _ in range(count):
-        night = make_night(("Anna", "Bram"), group=group)
-        set_cards(night, "Anna", "2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
-        set_cards(night, "Bram", "Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
-        enter(night, "Anna", 3)
-        enter(night, "Bram", -3)
-        finish(night)
 
 
 @pytest.mark.parametrize("nights", [2, 6])

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scorekeeper.models import User
 from scorekeeper.services.groups import leave_group
-from tests.reads.test_records import play_nights, play_two_nights
+from tests.helpers import play_nights, play_two_nights
 
 
 @pytest.fixture
