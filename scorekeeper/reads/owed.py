@@ -54,6 +54,11 @@ class OwedPayment:
     cents: int
     currency: str
 
+    @property
+    def amount_input(self) -> str:
+        """The amount as the form's field takes it back: "4.30"."""
+        return f"{self.cents // 100}.{self.cents % 100:02d}"
+
 
 @dataclass(frozen=True)
 class Owed:
@@ -106,7 +111,7 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
         by_night[seat.night_id].append(seat)
     outstanding: dict[int, int] = {}
     for night_seats in by_night.values():
-        totals = {seat.pk: seat.total for seat in night_seats}  # type: ignore[attr-defined]
+        totals = {seat.pk: seat.total for seat in night_seats}
         for player in seat_results(night_seats[0].night, night_seats, totals):
             outstanding[player.seat.pk] = player.cents
 
