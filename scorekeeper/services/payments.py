@@ -26,6 +26,12 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     night = lock_night(night)
     if not night.is_over:
         raise Refused("Payments can be marked once the night is over.")
+    if TabPart.objects.filter(seat__night=night).exists():
+        # The tab already squared part of this night: a mark here would count it twice.
+        raise Refused(
+            "Part of this night was paid with what was still owed across nights. "
+            "Mark payments on the group page."
+        )
     if (payer.pk, payee.pk, cents) not in settlement_payments(night):
         raise Refused("That payment is not in the settlement any more. Check the new amounts.")
     payment, _ = Payment.objects.get_or_create(

@@ -33,9 +33,10 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
-    context["share_text"] = share_text(results)
-    if night.group.settle_everything:
-        context["folded"] = folded_settlement(night)
+    folded = folded_settlement(night) if night.group.settle_everything else None
+    context["share_text"] = share_text(results, folded)
+    if folded is not None:
+        context["folded"] = folded
     return render(request, "scorekeeper/settlement.html", context)
 
 

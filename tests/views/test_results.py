@@ -437,6 +437,9 @@ def test_settle_everything_tonight_folds_earlier_nights_in_as_their_own_lines(ma
     assert "from earlier nights: −€0.40" in html
     assert "Payments, earlier nights included" in html
     assert "Mark paid" not in html  # tonight is still running
+    text = page.context["share_text"]
+    assert "Bram from earlier nights: −€0.40" in text
+    assert "Chris → Anna €0.60\nBram → Anna €0.20" in text
 
     finish(tonight)
     page = client.get(settle_url(tonight))
@@ -476,3 +479,19 @@ def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
     with django_assert_num_queries(10):
         page = client.get(settle_url(night))
     assert len(page.context["folded"].earlier) == 3
+
+
+def test_a_nights_own_mark_is_refused_once_the_tab_paid_part_of_it(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Chris")
+    client.post(reverse("owed_pay", args=[first.group_id]), _pay_form(client.get(owed_url(first))))
+    chris, anna = first.seats.get(name="Chris"), first.seats.get(name="Anna")
+
+    response = client.post(
+        reverse("payment_mark", args=[first.pk]),
+        {"payer": chris.pk, "payee": anna.pk, "cents": 60},
+        follow=True,
+    )
+
+    assert "Mark payments on the group page." in response.content.decode()
+    assert not Payment.objects.exists()
