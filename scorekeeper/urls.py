@@ -24,6 +24,8 @@ GROUP_PAGES = [
     ("players/", results.players_view, "players"),
     ("players/<int:user_id>/", results.player_history_view, "player_history"),
     ("export.<str:fmt>", results.group_export, "group_export"),
+    ("owed/", results.group_owed, "group_owed"),
+    ("owed/pay/", results.owed_pay, "owed_pay"),
 ]
 
 NIGHT_PAGES = [
@@ -41,6 +43,8 @@ NIGHT_PAGES = [
     ("settle/", results.night_settle, "night_settle"),
     ("payments/", results.payment_mark, "payment_mark"),
     ("payments/<int:payment_id>/undo/", results.payment_undo, "payment_undo"),
+    ("settle/owed/", results.night_owed_pay, "night_owed_pay"),
+    ("settle/everything/", results.settle_everything, "settle_everything"),
     ("export.<str:fmt>", results.night_export, "night_export"),
     ("screen/", screens.night_screen, "night_screen"),
     ("screen/live/", screens.night_screen_live, "night_screen_live"),

@@ -1,7 +1,11 @@
-"""Marking a settlement payment as paid."""
+"""Marking a settlement payment as paid, paying what is still owed across nights,
+and the group's settle-everything choice."""
+
+from decimal import Decimal
 
 from django import forms
 
+from scorekeeper.forms.fields import MoneyField
 from scorekeeper.models import Night, Seat
 
 
@@ -16,3 +20,31 @@ class PaymentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["payer"].queryset = night.seats.all()
         self.fields["payee"].queryset = night.seats.all()
+
+
+class OwedPaymentForm(forms.Form):
+    """A payment of what is still owed across nights, whole or in part.
+
+    People come as the owed list names them (``user:3``, ``guest:eve``); whether the
+    payment is owed, and how much, the service checks against the list itself.
+    """
+
+    payer = forms.CharField(max_length=80)
+    payee = forms.CharField(max_length=80)
+    currency = forms.CharField(max_length=3)
+    fingerprint = forms.CharField(max_length=64)
+    amount = MoneyField(
+        min_value=Decimal("0.01"),
+        error_messages={
+            "required": "Enter the amount paid, for example 4.30.",
+            "invalid": "An amount is a number, for example 4.30.",
+            "min_value": "Enter an amount of more than zero.",
+            "max_decimal_places": "An amount has at most two decimals, for example 4.30.",
+        },
+    )
+
+
+class SettleEverythingForm(forms.Form):
+    """Whether the group's settlements fold in what earlier nights still owe."""
+
+    on = forms.BooleanField(required=False)

@@ -50,6 +50,9 @@ class Group(models.Model):
     default_game = models.CharField(max_length=20, default="standard")
     default_rules = models.JSONField(default=dict, blank=True)
     default_point_cents = models.PositiveIntegerField(default=10)
+    # "Settle everything tonight": each night's settlement also squares what is still
+    # owed from earlier nights. One choice for the group, so every phone shows the same.
+    settle_everything = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

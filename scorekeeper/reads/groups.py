@@ -59,3 +59,16 @@ def qr_svg(url: str) -> SafeString:
         scale=5, border=2, dark="#000", light="#fff", svgclass="qr", title="Invitation link"
     )
     return mark_safe(svg)
+
+
+def group_page(group: Group, base_url: str) -> dict:
+    """Everything the group page shows: members, nights, and the invitation at
+    ``base_url`` with its QR code."""
+    link = group.invite_url(base_url)
+    return {
+        "group": group,
+        "members": current_members(group),
+        "invite_url": link,
+        "qr": qr_svg(link),
+        **group_nights(group),
+    }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -19,6 +20,9 @@ from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import money, signed
 from scorekeeper.models import Entry, Night, Payment, Seat
 from scorekeeper.settlement import apply_loss_cap, settle
+
+if TYPE_CHECKING:
+    from scorekeeper.reads.owed import Folded
 
 
 @dataclass(frozen=True)
@@ -208,8 +212,9 @@ def settlement_payments(night: Night) -> list[tuple[int, int, int]]:
     return _settle(_results_of(night, _played(night)))
 
 
-def share_text(results: NightResults) -> str:
-    """The settlement as plain text for the group chat."""
+def share_text(results: NightResults, folded: Folded | None = None) -> str:
+    """The settlement as plain text for the group chat; with ``folded``, what earlier
+    nights still owe and the payments that square everything."""
     night = results.night
     started = timezone.localtime(night.started_at)
     rounds = f"{results.rounds} round{'s' if results.rounds != 1 else ''}"
@@ -229,7 +234,18 @@ def share_text(results: NightResults) -> str:
             f" ({money(player.forgiven, night.currency)} not paid)"
         )
     lines.append("")
-    if results.payments:
+    if folded is not None:
+        lines += [
+            f"{line.person.name} from earlier nights: {money(line.cents, night.currency)}"
+            for line in folded.earlier
+        ]
+        lines.append("")
+        payments = [
+            f"{payment.payer.name} → {payment.payee.name} {money(payment.cents, payment.currency)}"
+            for payment in folded.payments
+        ]
+        lines += payments or ["Nobody owes anything, earlier nights included."]
+    elif results.payments:
         lines += [
             f"{line.payer.name} → {line.payee.name} {money(line.cents, night.currency)}"
             + (" ✓ paid" if line.is_paid else "")

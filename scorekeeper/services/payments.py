@@ -1,11 +1,18 @@
-"""Marking settlement payments as paid, and taking a mark back."""
+"""Marking settlement payments as paid, and taking a mark back; paying what is
+still owed across nights, whole or in part; the group's settle-everything choice.
+
+Every write locks the group first, then the night if there is one: a night's own
+marks and the group's tab change the same amounts, so they queue behind each other.
+"""
 
 from django.db import transaction
 
-from scorekeeper.models import Night, Payment, Seat, User
+from scorekeeper.models import Group, Night, Payment, Seat, User
+from scorekeeper.models.payments import TabPart, TabPayment
+from scorekeeper.reads.owed import finished_nights, folded_nights, owed_in
 from scorekeeper.reads.results import settlement_payments
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import lock_night
+from scorekeeper.services.locks import lock_group, lock_night
 
 
 @transaction.atomic
@@ -15,9 +22,16 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     Only a payment of the night's current settlement can be marked, and only
     once the night is over: before that the amounts can still change.
     """
+    lock_group(night.group_id)
     night = lock_night(night)
     if not night.is_over:
         raise Refused("Payments can be marked once the night is over.")
+    if TabPart.objects.filter(seat__night=night).exists():
+        # The tab already squared part of this night: a mark here would count it twice.
+        raise Refused(
+            "Part of this night was paid with what was still owed across nights. "
+            "Mark payments on the group page."
+        )
     if (payer.pk, payee.pk, cents) not in settlement_payments(night):
         raise Refused("That payment is not in the settlement any more. Check the new amounts.")
     payment, _ = Payment.objects.get_or_create(
@@ -29,7 +43,93 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
 @transaction.atomic
 def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
     """Take back a "paid" mark, whoever made it."""
+    lock_group(night.group_id)
     night = lock_night(night)
     if payment.night_id != night.pk:
         raise Refused("That payment belongs to another night.")
     Payment.objects.filter(pk=payment.pk).delete()
+
+
+@transaction.atomic
+def pay_owed(
+    *,
+    group: Group,
+    payer: str,
+    payee: str,
+    cents: int,
+    currency: str,
+    fingerprint: str,
+    marked_by: User,
+    night: Night | None = None,
+) -> TabPayment:
+    """Record that ``payer`` paid ``payee`` ``cents`` of what is still owed, people
+    known by :func:`~scorekeeper.reads.owed.person_key`.
+
+    Without ``night`` it pays the group's tab across all finished nights; with one,
+    the night's settle-everything payments (that night and the ones before it). Less
+    than the payment is a partial payment: the rest stays owed. The parts square the
+    payer's and the payee's nights oldest first. ``fingerprint`` is the owed list the
+    button was shown with: the same button pressed twice records the payment once,
+    and a button from an older list is refused.
+    """
+    lock_group(group.pk)
+    if night is not None:
+        night = lock_night(night)
+        if night.group_id != group.pk:
+            raise Refused("That night belongs to another group.")
+        if not night.is_over:
+            raise Refused("Payments can be marked once the night is over.")
+    key = f"{fingerprint}|{night.pk if night else ''}|{payer}|{payee}|{cents}|{currency}"
+    existing = TabPayment.objects.filter(group=group, key=key).first()
+    if existing is not None:
+        return existing  # the same button, pressed again
+    if cents <= 0:
+        raise Refused("Enter an amount of more than zero.")
+    owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
+    if owed.fingerprint != fingerprint:
+        raise Refused("What is owed has changed since this page was shown. Check the new amounts.")
+    payment = owed.find(payer, payee, currency)
+    if payment is None:
+        raise Refused("That payment is not owed any more. Check the new amounts.")
+    if cents > payment.cents:
+        raise Refused(
+            f"{payment.payer.name} owes {payment.payee.name} less than that. "
+            "Enter at most what is owed."
+        )
+    tab = TabPayment.objects.create(
+        group=group,
+        currency=currency,
+        payer_name=payment.payer.name,
+        payee_name=payment.payee.name,
+        cents=cents,
+        key=key,
+        marked_by=marked_by,
+    )
+    parts = []
+    for person, sign in ((payer, 1), (payee, -1)):
+        left = cents
+        for line in owed.seats:
+            if not left:
+                break
+            if line.person != person or line.seat.night.currency != currency:
+                continue
+            # The payer's debts (negative) and the payee's credits (positive) only.
+            open_cents = -sign * line.cents
+            if open_cents <= 0:
+                continue
+            part = min(open_cents, left)
+            parts.append(TabPart(payment=tab, seat=line.seat, cents=sign * part))
+            left -= part
+        if left:  # the settlement never asks for more than their nights hold
+            raise Refused("That payment does not fit what the nights say. Check the amounts.")
+    TabPart.objects.bulk_create(parts)
+    return tab
+
+
+@transaction.atomic
+def set_settle_everything(*, group: Group, on: bool, by: User) -> None:
+    """Whether each night's settlement folds in what is still owed from earlier nights."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused("Only members of the group can change how it settles.")
+    Group.objects.filter(pk=group.pk).update(settle_everything=on)

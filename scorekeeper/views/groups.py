@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm
 from scorekeeper.models import Group
-from scorekeeper.reads.groups import current_members, group_nights, member_sentence, qr_svg
+from scorekeeper.reads.groups import group_nights, group_page, member_sentence
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_group
@@ -51,14 +51,7 @@ def group_create(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    link = group.invite_url(request.build_absolute_uri("/"))
-    context = {
-        "group": group,
-        "members": current_members(group),
-        "invite_url": link,
-        "qr": qr_svg(link),
-        **group_nights(group),
-    }
+    context = group_page(group, request.build_absolute_uri("/"))
     return render(request, "scorekeeper/group.html", context)
 
 

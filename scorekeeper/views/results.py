@@ -5,19 +5,27 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.formatting import money
-from scorekeeper.forms.payments import PaymentForm
+from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.reads import exports
+from scorekeeper.reads.groups import group_page
 from scorekeeper.reads.history import group_table, member_records
+from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results, share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import AuthenticatedRequest, member_group, member_night
+from scorekeeper.views.access import (
+    AuthenticatedRequest,
+    HtmxHttpRequest,
+    member_group,
+    member_night,
+)
 
 
 @require_GET
@@ -26,7 +34,10 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
-    context["share_text"] = share_text(results)
+    folded = folded_settlement(night) if night.group.settle_everything else None
+    context["share_text"] = share_text(results, folded)
+    if folded is not None:
+        context["folded"] = folded
     return render(request, "scorekeeper/settlement.html", context)
 
 
@@ -64,6 +75,79 @@ def payment_undo(request: AuthenticatedRequest, night_id: int, payment_id: int) 
     )
     payment_services.unmark_paid(night=night, payment=payment, by=request.user)
     messages.success(request, f"{payment.payer.name} → {payment.payee.name} is open again.")
+    return redirect("night_settle", night_id=night.pk)
+
+
+def _pay_owed(request: AuthenticatedRequest, group: Group, night: Night | None = None) -> None:
+    """Pay what the posted form says is owed; the outcome goes to the messages."""
+    form = OwedPaymentForm(data=request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors.get("amount", ["That payment could not be read."])[0])
+        return
+    data = form.cleaned_data
+    try:
+        tab = payment_services.pay_owed(
+            group=group,
+            payer=data["payer"],
+            payee=data["payee"],
+            cents=data["amount"],
+            currency=data["currency"],
+            fingerprint=data["fingerprint"],
+            marked_by=request.user,
+            night=night,
+        )
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        amount = money(tab.cents, tab.currency)
+        messages.success(request, f"{tab.payer_name} paid {tab.payee_name} {amount}: marked.")
+
+
+@require_GET
+@login_required
+def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The group page with what is still owed across its nights filled in; for htmx,
+    only that part."""
+    group = member_group(request, group_id)
+    context = {"group": group, "owed": owed_across_nights(group)}
+    if request.htmx:
+        return render(request, "scorekeeper/group.html#owed", context)
+    context |= group_page(group, request.build_absolute_uri("/"))
+    return render(request, "scorekeeper/group.html", context)
+
+
+@require_POST
+@login_required
+def owed_pay(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    _pay_owed(request, group)
+    return redirect(reverse("group_owed", args=[group.pk]) + "#owed")
+
+
+@require_POST
+@login_required
+def night_owed_pay(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    _pay_owed(request, night.group, night)
+    return redirect("night_settle", night_id=night.pk)
+
+
+@require_POST
+@login_required
+def settle_everything(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    night = member_night(request, night_id)
+    form = SettleEverythingForm(data=request.POST)
+    form.is_valid()  # a lone checkbox: missing or odd means off
+    on = bool(form.cleaned_data.get("on"))
+    try:
+        payment_services.set_settle_everything(group=night.group, on=on, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        if on:
+            messages.success(request, "Settlements now include what earlier nights still owe.")
+        else:
+            messages.success(request, "Settlements now show each night on its own.")
     return redirect("night_settle", night_id=night.pk)
 
 

@@ -3,9 +3,12 @@
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import Night, Payment, User
+from scorekeeper.formatting import money
+from scorekeeper.models import Group, Night, Payment, User
+from scorekeeper.models.payments import TabPayment
+from scorekeeper.services.groups import leave_group
 from scorekeeper.services.nights import end_night
-from tests.helpers import play, rounds_of, settle_url
+from tests.helpers import finish, play, rounds_of, settle_url
 
 # --- the settlement ---------------------------------------------------------------
 
@@ -252,3 +255,243 @@ def test_the_settlement_takes_six_queries_however_many_rounds(
     # Session, user, night, its seats, its recorded entries, its marked payments.
     with django_assert_num_queries(6):
         client.get(settle_url(night))
+
+
+# --- money across nights ------------------------------------------------------------------
+
+
+def _two_finished_nights(make_night, *, stakes=(10, 10)):
+    """Night one: Anna +10, Bram -4, Chris -6; night two: Bram +3, Chris -3 (points)."""
+    first = make_night(point_cents=stakes[0])
+    play(first, {"Anna": 10, "Bram": -4, "Chris": -6})
+    finish(first)
+    second = make_night(group=first.group, point_cents=stakes[1])
+    play(second, {"Anna": 0, "Bram": 3, "Chris": -3})
+    finish(second)
+    return first, second
+
+
+def _owed_on(page):
+    return [(p.payer.name, p.payee.name, p.cents) for p in page.context["owed"].payments]
+
+
+def _pay_form(page, index=0, **changes):
+    owed = page.context["owed"]
+    payment = owed.payments[index]
+    data = {
+        "payer": payment.payer.key,
+        "payee": payment.payee.key,
+        "currency": payment.currency,
+        "fingerprint": owed.fingerprint,
+        "amount": payment.amount_input,
+    }
+    return data | changes
+
+
+def owed_url(night):
+    return reverse("group_owed", args=[night.group_id])
+
+
+def test_the_owed_page_nets_every_finished_night_and_marking_paid_clears_it(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Bram")
+    page = client.get(owed_url(first))
+    # Anna is owed 100 ct; Bram owes 40 and is owed 30; Chris owes 90.
+    assert _owed_on(page) == [("Chris", "Anna", 90), ("Bram", "Anna", 10)]
+    html = page.content.decode()
+    assert "Still owed" in html and "€0.90" in html and "Mark paid" in html
+
+    response = client.post(reverse("owed_pay", args=[first.group_id]), _pay_form(page), follow=True)
+
+    assert _owed_on(response) == [("Bram", "Anna", 10)]
+    assert "Chris paid Anna €0.90: marked." in response.content.decode()
+
+
+def test_a_partial_payment_is_typed_in_and_the_rest_stays_owed(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Chris")
+    page = client.get(owed_url(first))
+
+    response = client.post(
+        reverse("owed_pay", args=[first.group_id]), _pay_form(page, amount="0,25"), follow=True
+    )
+
+    assert _owed_on(response) == [("Chris", "Anna", 65), ("Bram", "Anna", 10)]
+
+
+@pytest.mark.parametrize(
+    ("amount", "says"),
+    [
+        ("0.91", "less than that"),
+        ("0", "more than zero"),
+        ("lots", "for example 4.30"),
+        ("", "Enter"),
+    ],
+)
+def test_a_bad_amount_is_refused_in_plain_words_and_changes_nothing(
+    make_night, login, amount, says
+):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Chris")
+    page = client.get(owed_url(first))
+
+    response = client.post(
+        reverse("owed_pay", args=[first.group_id]), _pay_form(page, amount=amount), follow=True
+    )
+
+    assert says in response.content.decode()
+    assert _owed_on(response) == [("Chris", "Anna", 90), ("Bram", "Anna", 10)]
+    assert not TabPayment.objects.exists()
+
+
+def test_a_double_tap_on_mark_paid_records_the_payment_once(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Chris")
+    form = _pay_form(client.get(owed_url(first)))
+    url = reverse("owed_pay", args=[first.group_id])
+
+    client.post(url, form)
+    response = client.post(url, form, follow=True)
+
+    assert TabPayment.objects.count() == 1
+    assert _owed_on(response) == [("Bram", "Anna", 10)]
+
+
+def test_mixed_stakes_are_owed_as_money(make_night, login):
+    # 10 points at 50 ct is €5; 3 points at 10 ct is 30 ct.
+    first, _ = _two_finished_nights(make_night, stakes=(50, 10))
+
+    page = login("Anna").get(owed_url(first))
+
+    # Anna +500; Bram -200 + 30 = -170; Chris -300 - 30 = -330.
+    assert _owed_on(page) == [("Chris", "Anna", 330), ("Bram", "Anna", 170)]
+    assert "€3.30" in page.content.decode()
+
+
+def test_someone_who_left_still_owes_and_is_marked_as_gone(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    leave_group(group=first.group, user=User.objects.get(name="Chris"))
+
+    page = login("Anna").get(owed_url(first))
+
+    assert _owed_on(page)[0] == ("Chris", "Anna", 90)
+    assert 'class="badge left">left</span>' in page.content.decode()
+
+
+def test_a_stranger_cannot_see_or_pay_the_groups_tab(make_night, login, make_user):
+    first, _ = _two_finished_nights(make_night)
+    make_user("Zed")
+    client = login("Zed")
+
+    assert client.get(owed_url(first)).status_code == 404
+    assert client.post(reverse("owed_pay", args=[first.group_id]), {}).status_code == 404
+
+
+def test_the_owed_part_alone_comes_back_for_htmx(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+
+    body = login("Anna").get(owed_url(first), HTTP_HX_REQUEST="true").content.decode()
+
+    assert body.lstrip().startswith('<section id="owed"') and "<html" not in body
+
+
+@pytest.mark.parametrize("nights", [2, 6])
+def test_the_owed_part_takes_the_same_queries_however_many_nights(
+    make_night, login, django_assert_num_queries, nights
+):
+    first = make_night()
+    for index in range(nights):
+        night = first if index == 0 else make_night(group=first.group)
+        finish(play(night, *rounds_of(2 + 2 * index)))
+    client = login("Anna")
+    # Session, user, group; the seats with their points, the nights' marks, the tab's
+    # parts, who left.
+    with django_assert_num_queries(7):
+        page = client.get(owed_url(first), HTTP_HX_REQUEST="true")
+    body = page.content.decode()
+    # Each night leaves Chris owing Anna €1.20 and Bram owing her €0.30.
+    assert body.count('data-testid="owed-payment"') == 2
+    assert money(120 * nights) in body and money(30 * nights) in body
+
+
+def test_settle_everything_tonight_folds_earlier_nights_in_as_their_own_lines(make_night, login):
+    first = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
+    tonight = play(make_night(group=first.group), {"Anna": -2, "Bram": 2, "Chris": 0})
+    client = login("Bram")
+    client.post(reverse("settle_everything", args=[tonight.pk]), {"on": "1"})
+    assert Group.objects.get().settle_everything
+
+    page = client.get(settle_url(tonight))
+
+    folded = page.context["folded"]
+    assert [(line.person.name, line.cents) for line in folded.earlier] == [
+        ("Anna", 100),
+        ("Bram", -40),
+        ("Chris", -60),
+    ]
+    assert [(p.payer.name, p.payee.name, p.cents) for p in folded.payments] == [
+        ("Chris", "Anna", 60),
+        ("Bram", "Anna", 20),
+    ]
+    html = page.content.decode()
+    assert "from earlier nights: −€0.40" in html
+    assert "Payments, earlier nights included" in html
+    assert "Mark paid" not in html  # tonight is still running
+    text = page.context["share_text"]
+    assert "Bram from earlier nights: −€0.40" in text
+    assert "Chris → Anna €0.60\nBram → Anna €0.20" in text
+
+    finish(tonight)
+    page = client.get(settle_url(tonight))
+    form = page.context["folded"]
+    payment = form.payments[1]
+    client.post(
+        reverse("night_owed_pay", args=[tonight.pk]),
+        {
+            "payer": payment.payer.key,
+            "payee": payment.payee.key,
+            "currency": "EUR",
+            "fingerprint": form.owed.fingerprint,
+            "amount": "0.20",
+        },
+    )
+    after = client.get(settle_url(tonight)).context["folded"]
+    assert [(p.payer.name, p.payee.name, p.cents) for p in after.payments] == [
+        ("Chris", "Anna", 60)
+    ]
+
+    client.post(reverse("settle_everything", args=[tonight.pk]))
+    assert "folded" not in client.get(settle_url(tonight)).context
+
+
+@pytest.mark.parametrize("nights", [2, 6])
+def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
+    make_night, login, django_assert_num_queries, nights
+):
+    first = make_night()
+    Group.objects.filter(pk=first.group_id).update(settle_everything=True)
+    for index in range(nights):
+        night = first if index == 0 else make_night(group=first.group)
+        play(night, *rounds_of(2 + 2 * index))
+        finish(night)
+    client = login("Anna")
+    # The six of a night's settlement, and the four of what earlier nights still owe.
+    with django_assert_num_queries(10):
+        page = client.get(settle_url(night))
+    assert len(page.context["folded"].earlier) == 3
+
+
+def test_a_nights_own_mark_is_refused_once_the_tab_paid_part_of_it(make_night, login):
+    first, _ = _two_finished_nights(make_night)
+    client = login("Chris")
+    client.post(reverse("owed_pay", args=[first.group_id]), _pay_form(client.get(owed_url(first))))
+    chris, anna = first.seats.get(name="Chris"), first.seats.get(name="Anna")
+
+    response = client.post(
+        reverse("payment_mark", args=[first.pk]),
+        {"payer": chris.pk, "payee": anna.pk, "cents": 60},
+        follow=True,
+    )
+
+    assert "Mark payments on the group page." in response.content.decode()
+    assert not Payment.objects.exists()

@@ -1,0 +1,198 @@
+"""What is still owed across a group's finished nights, in the fewest payments.
+
+A night's settlement payment that nobody marked paid stays owed. Each seat's
+outstanding amount is its night's money (after that night's loss cap) less what
+was marked paid on that night and what tab payments cleared of it. A person is
+the same across nights: a member by account, a guest by name, as in
+:mod:`scorekeeper.reads.history`. Their outstanding amounts add up, per currency,
+and :func:`scorekeeper.settlement.settle` makes the fewest payments of them: money,
+never points, so nights at 50 ct and at 10 ct a point add up as they should.
+
+Reads only, in a fixed number of queries however many nights and rounds there are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import IntegerField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from scorekeeper.models import Group, Night, Payment, Seat
+from scorekeeper.models.payments import TabPart
+from scorekeeper.reads.results import seat_results
+from scorekeeper.settlement import settle
+
+
+def person_key(seat: Seat) -> str:
+    """Who a seat is across nights: ``user:<id>`` for a member, ``guest:<name>`` for a guest."""
+    return f"user:{seat.user_id}" if seat.user_id else f"guest:{seat.name.lower()}"
+
+
+@dataclass(frozen=True)
+class Person:
+    key: str
+    name: str
+    left: bool  # a member who has left the group: what they owe or are owed stays
+
+
+@dataclass(frozen=True)
+class SeatOwed:
+    """What one seat's night still comes to: + they are owed, - they owe."""
+
+    seat: Seat
+    person: str  # its person_key
+    cents: int
+
+
+@dataclass(frozen=True)
+class OwedPayment:
+    payer: Person
+    payee: Person
+    cents: int
+    currency: str
+
+    @property
+    def amount_input(self) -> str:
+        """The amount as the form's field takes it back: "4.30"."""
+        return f"{self.cents // 100}.{self.cents % 100:02d}"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """The outstanding amounts of some finished nights and the payments that square them."""
+
+    seats: list[SeatOwed]  # oldest night first, then by seat position
+    people: dict[str, Person]
+    payments: list[OwedPayment]  # per currency (the group's first), largest first
+    # Changes whenever anything is paid or a night is added: a form carries it so a
+    # second tap on the same button is known for what it is.
+    fingerprint: str
+
+    def balance(self, key: str, currency: str) -> int:
+        return sum(
+            line.cents
+            for line in self.seats
+            if line.person == key and line.seat.night.currency == currency
+        )
+
+    def find(self, payer: str, payee: str, currency: str) -> OwedPayment | None:
+        for payment in self.payments:
+            if (payment.payer.key, payment.payee.key, payment.currency) == (
+                payer,
+                payee,
+                currency,
+            ):
+                return payment
+        return None
+
+
+def _seats(nights: QuerySet[Night]) -> list[Seat]:
+    recorded = Q(entries__round__recorded_at__isnull=False)
+    return list(
+        Seat.objects.filter(night__in=nights)
+        .annotate(
+            total=Coalesce(
+                Sum("entries__points", filter=recorded), Value(0), output_field=IntegerField()
+            )
+        )
+        .select_related("night", "user")
+        .order_by("night__started_at", "night_id", "position")
+    )
+
+
+def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
+    """What is still owed from ``nights`` (of ``group``) and who pays whom (four queries)."""
+    seats = _seats(nights)
+    by_night: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        by_night[seat.night_id].append(seat)
+    outstanding: dict[int, int] = {}
+    for night_seats in by_night.values():
+        totals = {seat.pk: seat.total for seat in night_seats}
+        for player in seat_results(night_seats[0].night, night_seats, totals):
+            outstanding[player.seat.pk] = player.cents
+
+    last_marks = 0
+    for payment in Payment.objects.filter(night__in=nights).values("pk", "payer", "payee", "cents"):
+        outstanding[payment["payer"]] += payment["cents"]
+        outstanding[payment["payee"]] -= payment["cents"]
+        last_marks = max(last_marks, payment["pk"])
+    last_tab = 0
+    for part in TabPart.objects.filter(seat__night__in=nights).values("payment", "seat", "cents"):
+        outstanding[part["seat"]] += part["cents"]
+        last_tab = max(last_tab, part["payment"])
+
+    left = set(group.memberships.filter(left_at__isnull=False).values_list("user_id", flat=True))
+    people: dict[str, Person] = {}
+    balances: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    lines = []
+    for seat in seats:
+        key = person_key(seat)
+        if key not in people:
+            name = seat.user.name if seat.user else seat.name
+            people[key] = Person(key=key, name=name, left=seat.user_id in left)
+        cents = outstanding[seat.pk]
+        lines.append(SeatOwed(seat=seat, person=key, cents=cents))
+        balances[seat.night.currency][key] += cents
+
+    payments = []
+    currencies = sorted(balances, key=lambda currency: (currency != group.currency, currency))
+    for currency in currencies:
+        for payer, payee, cents in settle(balances[currency]):
+            payments.append(OwedPayment(people[payer], people[payee], cents, currency))
+    state = repr(
+        (last_marks, last_tab, [(p.payer.key, p.payee.key, p.cents, p.currency) for p in payments])
+    )
+    fingerprint = hashlib.sha256(state.encode()).hexdigest()[:32]
+    return Owed(seats=lines, people=people, payments=payments, fingerprint=fingerprint)
+
+
+def finished_nights(group: Group) -> QuerySet[Night]:
+    return group.nights.filter(ended_at__isnull=False)
+
+
+def owed_across_nights(group: Group) -> Owed:
+    """What is still owed across all of ``group``'s finished nights (four queries)."""
+    return owed_in(group, finished_nights(group))
+
+
+def folded_nights(night: Night) -> QuerySet[Night]:
+    """``night`` and the finished nights of its group before it, in its currency:
+    what "settle everything tonight" squares."""
+    earlier = finished_nights(night.group).filter(
+        Q(started_at__lt=night.started_at) | Q(started_at=night.started_at, pk__lt=night.pk),
+        currency=night.currency,
+    )
+    return Night.objects.filter(Q(pk=night.pk) | Q(pk__in=earlier.values("pk")))
+
+
+@dataclass(frozen=True)
+class EarlierLine:
+    person: Person
+    cents: int  # still owed to them (+) or by them (-) from earlier nights
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A night's settlement with what is still owed from earlier nights folded in."""
+
+    owed: Owed
+    earlier: list[EarlierLine]  # people with something left from earlier nights
+
+    @property
+    def payments(self) -> list[OwedPayment]:
+        return self.owed.payments
+
+
+def folded_settlement(night: Night) -> Folded:
+    """``night``'s settlement together with what earlier nights still owe (four queries)."""
+    owed = owed_in(night.group, folded_nights(night))
+    earlier: dict[str, int] = defaultdict(int)
+    for line in owed.seats:
+        if line.seat.night_id != night.pk:
+            earlier[line.person] += line.cents
+    lines = [EarlierLine(owed.people[key], cents) for key, cents in earlier.items() if cents]
+    return Folded(owed=owed, earlier=lines)
