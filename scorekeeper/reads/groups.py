@@ -7,6 +7,7 @@ from django.utils.safestring import SafeString, mark_safe
 from scorekeeper.models import Group, Membership, Night, Round
 from scorekeeper.models.groups import nights_version
 from scorekeeper.reads.history import NightSummary, night_summaries
+from scorekeeper.reads.owed import owed_across_nights
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -62,8 +63,8 @@ def qr_svg(url: str) -> SafeString:
 
 
 def group_page(group: Group, base_url: str) -> dict:
-    """Everything the group page shows: members, nights, and the invitation at
-    ``base_url`` with its QR code."""
+    """Everything the group page shows: members, nights, what is still owed across
+    them, and the invitation at ``base_url`` with its QR code."""
     link = group.invite_url(base_url)
     return {
         "group": group,
@@ -71,4 +72,5 @@ def group_page(group: Group, base_url: str) -> dict:
         "invite_url": link,
         "qr": qr_svg(link),
         **group_nights(group),
+        "owed": owed_across_nights(group),
     }

@@ -106,13 +106,13 @@ def _pay_owed(request: AuthenticatedRequest, group: Group, night: Night | None =
 @require_GET
 @login_required
 def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
-    """The group page with what is still owed across its nights filled in; for htmx,
-    only that part."""
+    """What is still owed across the group's nights: the group page at its "Still
+    owed" part, or for htmx only that part."""
     group = member_group(request, group_id)
-    context = {"group": group, "owed": owed_across_nights(group)}
     if request.htmx:
+        context = {"group": group, "owed": owed_across_nights(group)}
         return render(request, "scorekeeper/group.html#owed", context)
-    context |= group_page(group, request.build_absolute_uri("/"))
+    context = group_page(group, request.build_absolute_uri("/"))
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -121,7 +121,7 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 def owed_pay(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     _pay_owed(request, group)
-    return redirect(reverse("group_owed", args=[group.pk]) + "#owed")
+    return redirect(reverse("group_detail", args=[group.pk]) + "#owed")
 
 
 @require_POST
