@@ -174,8 +174,8 @@ def player_history_view(request: AuthenticatedRequest, group_id: int, user_id: i
 @login_required
 def players_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    context = {"group": group, "records": member_records(group)}
-    return render(request, "scorekeeper/players.html", context)
+    records = member_records(group)
+    return render(request, "scorekeeper/players.html", {"group": group, "records": records})
 
 
 def _download(body: str, fmt: str, name: str) -> HttpResponse:
