@@ -17,7 +17,8 @@ from scorekeeper.reads.groups import group_page
 from scorekeeper.reads.history import group_table, member_records
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.reads.records import player_record
-from scorekeeper.reads.results import night_results, share_text
+from scorekeeper.reads.results import night_results
+from scorekeeper.reads.share import share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import (
