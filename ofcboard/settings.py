@@ -6,6 +6,7 @@ kept in an ignored file so sessions survive restarts.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -178,3 +179,47 @@ LOGGING = {
 }
 
 AUTH_USER_MODEL = "scorekeeper.User"
+
+
+# --- Throttling, invitations and private pages ------------------------------
+# Logins: django-axes counts wrong passwords per name and per address in the
+# database (shared by every worker, nothing to install); with THROTTLE_CACHE_URL
+# (a Redis address) the counts live there instead. Sign-ups: django-ratelimit
+# counts in the "throttle" cache, Django's database cache unless a Redis is given.
+# The port `make run` serves on, for links built on the table's Wi-Fi (views/access.py).
+OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
+THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", "")
+INSTALLED_APPS += ["axes"]
+# Last, as axes asks: it turns a locked-out login into the page's refusal in words.
+MIDDLEWARE += ["scorekeeper.middleware.private_pages", "axes.middleware.AxesMiddleware"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("OFCBOARD_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler"
+    if THROTTLE_CACHE_URL
+    else "axes.handlers.database.AxesDatabaseHandler"
+)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": THROTTLE_CACHE_URL}
+        if THROTTLE_CACHE_URL
+        # Created by `migrate` (scorekeeper/apps.py), so `make run` needs no extra step.
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ofcboard_throttle",
+        }
+    ),
+}
+AXES_CACHE = "throttle"
+RATELIMIT_USE_CACHE = "throttle"

@@ -11,12 +11,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
-from scorekeeper.forms.groups import GroupForm
+from scorekeeper.forms.groups import GroupForm, InviteLinkForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import AuthenticatedRequest, member_group
+from scorekeeper.throttle import signup_refusal
+from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -51,7 +52,7 @@ def group_create(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    context = group_page(group, request.build_absolute_uri("/"))
+    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -71,7 +72,11 @@ def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 @login_required
 def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    group_services.replace_invite_link(group=group)
+    form = InviteLinkForm(request.POST)
+    if form.is_valid():
+        group_services.replace_invite_link(
+            group=group, valid_for=form.lifetime(), uses=form.cleaned_data["uses"]
+        )
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
 
 
@@ -88,8 +93,8 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     return redirect(reverse("home") + "?stay=1")
 
 
-def link_gone(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/link_gone.html", status=404)
+def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "scorekeeper/link_gone.html", {"reason": reason}, status=404)
 
 
 @require_http_methods(["GET", "POST"])
@@ -102,19 +107,30 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user
     if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
         return redirect("group_detail", group_id=group.pk)
+    if group.invite_refusal():
+        return link_gone(request, group.invite_refusal())
 
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
     action = request.POST.get("action", "")
+    refusal = ""
     if request.method == "POST":
         if user.is_authenticated and action == "join":
-            group_services.join_group(group=group, user=user)
+            try:
+                group_services.join_by_link(group=group, token=token, user=user)
+            except Refused as error:
+                return link_gone(request, str(error))
             return redirect("group_detail", group_id=group.pk)
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
-            if signup_form.is_valid():
+            refusal = signup_refusal(request, link=token)
+            if refusal:
+                signup_form.add_error(None, refusal)
+            elif signup_form.is_valid():
                 try:
-                    user = group_services.sign_up_and_join(group=group, **signup_form.cleaned_data)
+                    user = group_services.sign_up_and_join(
+                        group=group, token=token, **signup_form.cleaned_data
+                    )
                 except Refused as error:
                     signup_form.add_error("name", str(error))
                 else:
@@ -123,8 +139,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         elif action == "login":
             login_form = LoginForm(request, data=request.POST, prefix="login")
             if login_form.is_valid():
-                login(request, login_form.get_user())
-                group_services.join_group(group=group, user=request.user)
+                member = login_form.get_user()
+                try:
+                    group_services.join_by_link(group=group, token=token, user=member)
+                except Refused as error:
+                    return link_gone(request, str(error))
+                login(request, member)
                 return redirect("group_detail", group_id=group.pk)
 
     context = {
@@ -134,4 +154,4 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "login_form": login_form,
         "show_login": action == "login" or request.GET.get("login") == "1",
     }
-    return render(request, "scorekeeper/join.html", context)
+    return render(request, "scorekeeper/join.html", context, status=429 if refusal else 200)
