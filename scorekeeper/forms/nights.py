@@ -5,10 +5,15 @@ from itertools import pairwise
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.forms.fields import MoneyField, PointsInput
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
+
+# A hidden field that is missing or malformed: the page was made by another version
+# of the app, or edited by hand. Reloading it is the answer either way.
+OUT_OF_DATE = gettext_lazy("This page is out of date. Reload it and try again.")
 
 GAME_CHOICES = [(game_id, game.name) for game_id, game in PRESETS.items()]
 MAX_SEATS = max(game.max_players for game in PRESETS.values())
@@ -167,7 +172,18 @@ class EntryForm(forms.Form):
 
 
 class EditRoundForm(forms.Form):
-    """New totals for every entry of a recorded round."""
+    """New totals for every entry of a recorded round, and the round's state as the
+    page showed it (``services.rounds.fix_state``), so a fix from an out-of-date page
+    is refused instead of overwriting another."""
+
+    state = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=40,
+        error_messages={
+            "required": OUT_OF_DATE,
+            "max_length": OUT_OF_DATE,
+        },
+    )
 
     def __init__(self, *args, entries: "list[Entry] | tuple[()]" = (), **kwargs):
         super().__init__(*args, **kwargs)
