@@ -199,6 +199,8 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = int(os.environ.get("OFCBOARD_LOGIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The login form's field, as authenticate() is called (the account's field is "name").
+AXES_USERNAME_FORM_FIELD = "username"
 AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
 AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
 AXES_RESET_ON_SUCCESS = True

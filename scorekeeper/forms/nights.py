@@ -145,6 +145,8 @@ class EntryForm(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid_choice": "That seat is not at this table."},
     )
+    # Fields the page fills in, not the player: a problem with one is said as one thing.
+    PAGE_FIELDS = ("round", "seat", "fantasyland")
     points = PointsInput(
         label="Your total",
         widget=forms.TextInput(
@@ -162,6 +164,12 @@ class EntryForm(forms.Form):
     def __init__(self, *args, night: Night, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].queryset = night.seats.all()
+
+    def clean(self):
+        data = super().clean()
+        if [self.errors.pop(name) for name in self.PAGE_FIELDS if name in self.errors]:
+            raise forms.ValidationError(OUT_OF_DATE, code="out_of_date")
+        return data
 
     def claim(self) -> tuple[str, bool]:
         """(made, stayed) for the service from the one Fantasyland field."""
