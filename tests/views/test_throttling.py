@@ -27,11 +27,12 @@ def test_wrong_passwords_for_one_name_lock_it_even_for_the_right_one(client, mak
         assert "do not match" in response.content.decode()
     locked = try_login(client, "ANNA", "wrong", address="198.51.100.1")
     assert locked.status_code == 429
-    right = try_login(Client(), "Anna", PASSWORD, address="198.51.100.2")
+    phone = Client()
+    right = try_login(phone, "Anna", PASSWORD, address="198.51.100.2")
     assert right.status_code == 429
     body = right.content.decode()
     assert "Too many wrong passwords for this name" in body and "Wait 15 minutes" in body
-    assert "_auth_user_id" not in Client().session.keys()
+    assert "_auth_user_id" not in phone.session
 
 
 def test_wrong_passwords_from_one_address_lock_it_for_every_name(client, make_user):
