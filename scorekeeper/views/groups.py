@@ -107,8 +107,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user
     if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
         return redirect("group_detail", group_id=group.pk)
-    if group.invite_refusal():
-        return link_gone(request, group.invite_refusal())
+    gone = group.invite_refusal()
+    if gone:
+        return link_gone(request, gone)
 
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
