@@ -203,7 +203,13 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
 AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
-AXES_RESET_ON_SUCCESS = True
+# Counts simply run out after the cool-off: a reset on success would let someone
+# clear their address's count by logging in to an account of their own.
+AXES_RESET_ON_SUCCESS = False
+# Behind a TLS proxy, the header in which it passes the phone's address
+# (HTTP_X_FORWARDED_FOR, HTTP_X_REAL_IP); otherwise every phone is the proxy.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
 AXES_ENABLE_ADMIN = False
 AXES_VERBOSE = False
 AXES_HANDLER = (

@@ -24,6 +24,18 @@ SIGNUPS_PER_LINK = "12/h"
 SIGNUPS_PER_ADDRESS = "5/h"
 
 
+def client_address(request: HttpRequest) -> str:
+    """The phone's address. Behind a proxy every request comes from the proxy, so the
+    proxy's header (``CLIENT_IP_HEADER``) is read instead: its last entry, the one the
+    proxy itself wrote (earlier ones are whatever the client claimed)."""
+    header = settings.CLIENT_IP_HEADER
+    if header:
+        forwarded = str(request.META.get(header, "")).split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
 def login_name(request: HttpRequest, credentials: dict | None) -> str:
     """The name a login attempt is counted under: "ANNA", "anna" and a full-width
     "Ａｎｎａ" are one name, as they are one account."""
@@ -63,7 +75,11 @@ def signup_refusal(request: HttpRequest, link: str = "") -> str:
     # database cache's read-then-write count is exact across gunicorn workers.
     with transaction.atomic():
         by_address = is_ratelimited(
-            request, group="signup-address", key="ip", rate=SIGNUPS_PER_ADDRESS, increment=True
+            request,
+            group="signup-address",
+            key=lambda group, request: client_address(request),
+            rate=SIGNUPS_PER_ADDRESS,
+            increment=True,
         )
         by_link = bool(link) and is_ratelimited(
             request,

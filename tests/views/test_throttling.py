@@ -155,3 +155,22 @@ def test_sign_up_counts_are_shared_through_the_database_cache(make_group, settin
     for name in NAMES[:per_address]:
         assert signup(Client(), group, name, "192.0.2.80").status_code == 302
     assert signup(Client(), group, "Zed", "192.0.2.80").status_code == 429
+
+
+def test_behind_a_proxy_phones_are_counted_by_the_address_it_passes(client, make_user, settings):
+    settings.CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    make_user("Anna")
+    for attempt in range(LIMIT):
+        client.post(
+            reverse("login"),
+            {"username": f"Nobody {'x' * attempt}", "password": "wrong"},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"10.9.9.9, 192.0.2.{attempt % 2}",  # two phones
+        )
+    other_phone = Client().post(
+        reverse("login"),
+        {"username": "Anna", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="192.0.2.77",
+    )
+    assert other_phone.status_code == 302  # the proxy's own address is not locked
