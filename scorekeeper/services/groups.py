@@ -1,5 +1,6 @@
 """Writes about people and groups: sign-up, groups, invitations, leaving."""
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -115,19 +116,23 @@ def _use_invite_link(group: Group, token: str) -> None:
         Group.objects.filter(pk=group.pk).update(invite_uses_left=F("invite_uses_left") - 1)
 
 
-def check_not_look_alike(group: Group, name: str) -> None:
-    """Refuse a name the others at the table could not tell from a member's: a Cyrillic
-    "А" for a Latin "A", a full-width "Ａｎｎａ" beside "Anna"."""
-    key = look_alike_key(name)
-    for other in group.current_memberships().values_list("user__name", flat=True):
-        if other.casefold() != name.casefold() and look_alike_key(other) == key:
-            raise Refused(
-                _(
-                    '"%(name)s" looks just like "%(other)s", who is already in this group. '
-                    "Pick a name the others can tell apart."
+def check_names_apart(group: Group, names: Iterable[str], *, seated: Iterable[str] = ()) -> None:
+    """Refuse any of ``names`` that the others at the table could not tell from a
+    member's name or from one of ``seated``: a Cyrillic "А" for a Latin "A", a
+    full-width "Ａｎｎａ" beside "Anna". The same name is not a look-alike (the name
+    checks of accounts and seats say that one)."""
+    others = [*group.current_memberships().values_list("user__name", flat=True), *seated]
+    for name in names:
+        key = look_alike_key(name)
+        for other in others:
+            if other.casefold() != name.casefold() and look_alike_key(other) == key:
+                raise Refused(
+                    _(
+                        '"%(name)s" looks just like "%(other)s". '
+                        "Pick a name the others can tell apart."
+                    )
+                    % {"name": name, "other": other}
                 )
-                % {"name": name, "other": other}
-            )
 
 
 @transaction.atomic
@@ -143,7 +148,7 @@ def sign_up_and_join(*, group: Group, name: str, password: str, token: str = "")
     if token:
         _use_invite_link(group, token)
     user = sign_up(name=name, password=password)
-    check_not_look_alike(group, user.name)  # refused: the account is not kept either
+    check_names_apart(group, [user.name])  # refused: the account is not kept either
     join_group(group=group, user=user)
     return user
 
