@@ -211,6 +211,8 @@ AXES_RESET_ON_SUCCESS = False
 CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
 AXES_ENABLE_ADMIN = False
+# Only failures are kept: nobody needs a log of when each friend logged in.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
 AXES_HANDLER = (
     "axes.handlers.cache.AxesCacheHandler"
