@@ -15,7 +15,12 @@ from scorekeeper.ofc.games import (
     royalty_table,
     scoring_system,
 )
-from scorekeeper.reads.rules import SECTION_TITLES, paid_sections, royalty_label
+from scorekeeper.reads.rules import (
+    SECTION_TITLES,
+    paid_sections,
+    royalty_label,
+    short_royalty_label,
+)
 
 
 class GroupForm(forms.Form):
@@ -90,9 +95,16 @@ class HouseRulesForm(forms.Form):
                         code: message for code in ("required", "invalid", "min_value", "max_value")
                     },
                     widget=forms.TextInput(
-                        attrs={"inputmode": "numeric", "size": 3, "class": "amount"}
+                        attrs={
+                            "inputmode": "numeric",
+                            "size": 3,
+                            "class": "amount",
+                            "aria-label": label,
+                        }
                     ),
                 )
+                # The grid shows the entry alone under its section's title.
+                self.fields[_field_name(section, key)].short = short_royalty_label(section, key)
 
     def royalty_sections(self) -> list[tuple[str, list[forms.BoundField]]]:
         """The royalty fields, section by section, for the template."""

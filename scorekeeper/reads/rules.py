@@ -132,6 +132,15 @@ def royalty_label(section: str, key: str) -> str:
     return _("%(hand)s on the bottom") % {"hand": hand}
 
 
+def short_royalty_label(section: str, key: str) -> str:
+    """An entry under its section's title: "AA", "flush", "7-high"."""
+    if section in ("top_pair", "top_trips"):
+        return key
+    if section == "low_middle":
+        return _("%(high)s-high") % {"high": key}
+    return str(HAND_WORDS[key])
+
+
 def paid_sections(game: Game | None) -> tuple[str, ...]:
     """The sections of the royalty table a game pays (every one when no game is
     given, as for a group's defaults): a 2-7 game pays its low middle instead."""
