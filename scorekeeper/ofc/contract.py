@@ -2,9 +2,14 @@
 
 Input is one hand as an object, or an array of them::
 
-    {"variant": "ultimate", "rules": {"stay_limit": null},
+    {"variant": "ultimate", "rules": {"stay_limit": null, "scoring": {"scoop": 0, "majority": 1},
+                                      "royalties": {"top_pair": {"AA": 12}}},
      "players": [{"name": "Anna", "top": "Qh Qc 3d", "middle": [...], "bottom": "...",
                   "fantasyland": {"cards": 16, "stays": 1}}, ...]}
+
+``rules.royalties`` (changes to the standard table) and ``rules.scoring`` (the
+scoop and majority bonus) are read by :data:`~scorekeeper.ofc.games.TABLE_RULES`;
+every pair of the output carries its ``majority`` (0 under 1-6).
 
 For an object the output is one result (exit status 0), or, when the hand
 cannot be scored, nothing on standard output and one line on standard error
