@@ -56,7 +56,10 @@ class HouseRulesForm(forms.Form):
         choices=SYSTEM_CHOICES,
         widget=forms.RadioSelect,
         label=gettext_lazy("Scoring"),
-        error_messages={"required": gettext_lazy("Pick how the table scores.")},
+        error_messages={
+            code: gettext_lazy("Pick how the table scores: 1-6, 2-4, 1-1-1 or your own.")
+            for code in ("required", "invalid_choice")
+        },
     )
     scoop = forms.IntegerField(
         required=False,
@@ -73,12 +76,13 @@ class HouseRulesForm(forms.Form):
         self.base_royalties = royalty_table(dict((base or {}).get("royalties", {})))
         scoring = scoring_system(dict((base or {}).get("scoring", {})))
         self.sections = sections or paid_sections(None)
-        initial = {
+        kwargs["initial"] = {
             "system": scoring.name or OWN,
             "scoop": scoring.scoop,
             "majority": scoring.majority,
+            **kwargs.get("initial", {}),
         }
-        super().__init__(*args, initial={**initial, **kwargs.pop("initial", {})}, **kwargs)
+        super().__init__(*args, **kwargs)
         for section in self.sections:
             for key in ROYALTY_KEYS[section]:
                 label = royalty_label(section, key)

@@ -92,7 +92,7 @@ def test_a_tables_own_system_keeps_its_bonuses(make_group, login):
         ({"top_trips__AAA": ""}, "AAA on top: enter a whole number from 0 to 999."),
         ({"system": "own", "scoop": "11", "majority": "1"}, "The scoop bonus is a whole number"),
         ({"system": "own", "scoop": "3", "majority": "x"}, "The majority bonus is a whole number"),
-        ({"system": "3-3"}, "Select a valid choice"),
+        ({"system": "3-3"}, "Pick how the table scores: 1-6, 2-4, 1-1-1 or your own."),
     ],
 )
 def test_bad_house_rules_are_refused_per_field_and_nothing_is_saved(
@@ -144,6 +144,17 @@ def test_the_service_refuses_rules_that_cannot_be_played(make_group):
             set_house_rules(group=group, by=anna, rules=rules)
     group.refresh_from_db()
     assert group.house_rules == {}
+
+
+def test_starting_a_night_refuses_rules_that_cannot_be_played(make_group, make_night):
+    group = make_group(members=("Anna", "Bram"))
+    for rules in ({"scoring": {"majority": 11}}, {"royalties": {"middle": {"high card": 1}}}):
+        with pytest.raises(Refused, match="cannot be played"):
+            make_night(("Anna", "Bram"), group=group, rules=rules)
+    assert not Night.objects.exists()
+    night = make_night(("Anna", "Bram"), group=group, rules={"scoring": TWO_FOUR})
+    group.refresh_from_db()
+    assert (night.rules, group.default_rules, group.house_rules) == ({"scoring": TWO_FOUR}, {}, {})
 
 
 def start_form(group, **extra):
