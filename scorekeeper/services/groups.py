@@ -2,6 +2,7 @@
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
 from scorekeeper.names import suggest_alternative
@@ -100,13 +101,15 @@ def checked_table_rules(rules: dict) -> dict:
     """The table's own royalties and scoring as they may be kept, or Refused."""
     unknown = set(rules) - set(TABLE_RULES)
     if unknown:
-        raise Refused(f"{sorted(unknown)[0]} is not a house rule.")
+        raise Refused(_("%(name)s is not a house rule.") % {"name": sorted(unknown)[0]})
     for name, read in TABLE_RULES.items():
         if name in rules:
             try:
                 read(rules[name])
             except RuleError as error:
-                raise Refused(f"These house rules cannot be played: {error}.") from None
+                raise Refused(
+                    _("These house rules cannot be played: %(problem)s.") % {"problem": error}
+                ) from None
     return rules
 
 
@@ -117,7 +120,7 @@ def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
     A night already started keeps the rules it started with."""
     lock_group(group.pk)
     if not group.has_member(by):
-        raise Refused("Only the group's members can change its house rules.")
+        raise Refused(_("Only the group's members can change its house rules."))
     group.house_rules = checked_table_rules(rules)
     group.save(update_fields=["house_rules"])
     return group

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
@@ -123,9 +124,9 @@ def change_night_rules(*, night: Night, by: User, table_rules: dict) -> Night:
     first round is recorded, so every round of a night is counted by the same rules."""
     night = lock_for_table_change(night, by)
     if night.is_over:
-        raise Refused("This night is over; its rules stay as they were played.")
+        raise Refused(_("This night is over; its rules stay as they were played."))
     if night.rounds.filter(recorded_at__isnull=False).exists():
-        raise Refused("This night's rules are fixed: its first round is recorded.")
+        raise Refused(_("This night's rules are fixed: its first round is recorded."))
     checked_table_rules(table_rules)
     switches = {name: value for name, value in night.rules.items() if name not in TABLE_RULES}
     night.rules = {**switches, **table_rules}

@@ -179,6 +179,9 @@ def test_a_night_starts_with_the_groups_house_rules(make_group, login):
     page = client.get(url).content.decode()
     assert 'name="house-top_pair__AA" value="12"' in page
     assert 'name="house-low_middle__7"' not in page  # pineapple has no 2-7 middle
+    deuce = client.get(reverse("night_start", args=[group.pk]) + "?game=deuce").content.decode()
+    assert 'name="house-low_middle__7" value="4"' in deuce
+    assert 'name="house-middle__flush"' not in deuce  # the 2-7 middle is a low hand
     client.post(
         url, {**start_form(group), **house_post("2-4", "house-", **{"house-top_pair__AA": 12})}
     )
