@@ -2,9 +2,11 @@
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
 from scorekeeper.names import suggest_alternative
+from scorekeeper.ofc import TABLE_RULES, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.locks import lock_group
 
@@ -93,3 +95,32 @@ def sign_up_and_join(*, group: Group, name: str, password: str) -> User:
     user = sign_up(name=name, password=password)
     join_group(group=group, user=user)
     return user
+
+
+def checked_table_rules(rules: dict) -> dict:
+    """The table's own royalties and scoring as they may be kept, or Refused."""
+    unknown = set(rules) - set(TABLE_RULES)
+    if unknown:
+        raise Refused(_("%(name)s is not a house rule.") % {"name": sorted(unknown)[0]})
+    for name, read in TABLE_RULES.items():
+        if name in rules:
+            try:
+                read(rules[name])
+            except RuleError as error:
+                raise Refused(
+                    _("These house rules cannot be played: %(problem)s.") % {"problem": error}
+                ) from None
+    return rules
+
+
+@transaction.atomic
+def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
+    """The group's own royalties and scoring, the defaults of its next nights
+    (``{"royalties": changes, "scoring": {...}}``; ``{}`` is the standard table and 1-6).
+    A night already started keeps the rules it started with."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused(_("Only the group's members can change its house rules."))
+    group.house_rules = checked_table_rules(rules)
+    group.save(update_fields=["house_rules"])
+    return group

@@ -8,11 +8,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
 from scorekeeper.models import Night, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import night_page
+from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
@@ -41,7 +43,17 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         initial=initial,
         seat_count=PRESETS[game_id].max_players,
     )
-    if request.method == "POST" and form.is_valid():
+    # The group's own royalties and scoring, which this night may change for itself;
+    # a post without them (a script, an old page) plays the group's.
+    posted_house = any(name.startswith("house-") for name in request.POST)
+    house = HouseRulesForm(
+        request.POST if posted_house else None,
+        prefix="house",
+        base=group.house_rules,
+        sections=paid_sections(PRESETS[game_id]),
+    )
+    house_valid = house.is_valid() if posted_house else True
+    if request.method == "POST" and all([form.is_valid(), house_valid]):
         data = form.cleaned_data
         seats = [SeatRequest(user=user, guest_name=guest or "") for guest, user in data["seats"]]
         try:
@@ -49,7 +61,10 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                 group=group,
                 started_by=request.user,
                 game_id=data["game"],
-                rules=form.rules(PRESETS[data["game"]]),
+                rules={
+                    **form.rules(PRESETS[data["game"]]),
+                    **(house.table_rules() if posted_house else group.house_rules),
+                },
                 point_cents=data["point_value"],
                 seats=seats,
                 first_dealer=data["dealer_index"],
@@ -63,6 +78,7 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     context = {
         "group": group,
         "form": form,
+        "house": house,
         "games": PRESETS.values(),
         "game_id": game_id,
         "running": group.nights.filter(ended_at__isnull=True).first(),
