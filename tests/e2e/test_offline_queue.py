@@ -17,9 +17,7 @@ def save_total(page, points: str):
     page.locator("#entry-form").get_by_role("button", name="Save").click()
 
 
-def test_a_total_saved_offline_is_sent_when_back_and_seen_by_the_others(
-    make_night, log_in_phone
-):
+def test_a_total_saved_offline_is_sent_when_back_and_seen_by_the_others(make_night, log_in_phone):
     night = make_night(("Anna", "Bram", "Chris"))
     phones = {name: log_in_phone(User.objects.get(name=name)) for name in ("Anna", "Bram", "Chris")}
     for page in phones.values():
@@ -47,9 +45,7 @@ def test_a_total_saved_offline_is_sent_when_back_and_seen_by_the_others(
     assert Entry.objects.get().client_key
 
 
-def test_a_total_saved_offline_and_the_page_closed_is_sent_when_it_opens(
-    make_night, log_in_phone
-):
+def test_a_total_saved_offline_and_the_page_closed_is_sent_when_it_opens(make_night, log_in_phone):
     night = make_night(("Anna", "Bram"))
     anna = log_in_phone(User.objects.get(name="Anna"))
     bram = log_in_phone(User.objects.get(name="Bram"))
