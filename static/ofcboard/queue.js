@@ -263,13 +263,9 @@
     if (outcome.state === "saved") {
       location.reload();
     } else if (outcome.state === "refused") {
-      const errors = document.getElementById("board-errors");
-      if (errors) {
-        const line = document.createElement("p");
-        line.className = "error";
-        line.textContent = outcome.reason;
-        errors.replaceChildren(line);
-      }
+      // The server is there and says no: post as without JavaScript, so the page comes
+      // back with its errors and the deck as the table has it (nothing was saved).
+      form.submit();
     } else {
       keep(item);
       if (outcome.text) notices.push({ text: outcome.text, bad: true });
