@@ -24,6 +24,7 @@ from scorekeeper.views.access import (
     member_group,
     member_night,
 )
+from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 
 
 @require_http_methods(["GET", "POST"])
@@ -149,7 +150,7 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         made, stayed = form.claim()
         try:
-            record_entry(
+            result = record_entry(
                 night=night,
                 round_number=form.cleaned_data["round"],
                 seat=form.cleaned_data["seat"],
@@ -157,15 +158,22 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
                 entered_by=request.user,
                 fantasyland_made=made,
                 fantasyland_stayed=stayed,
+                key=form.cleaned_data["key"],
             )
         except Refused as error:
+            if queued(request):
+                return refused_reply(str(error))
             form.add_error(None, str(error))
         else:
+            if queued(request):
+                return saved_reply(already=result.already_saved)
             if request.htmx:
                 night.refresh_from_db()
                 context = _night_context(request.user, night)
                 return render(request, "scorekeeper/night.html#entry-saved", context)
             return redirect("night_detail", night_id=night.pk)
+    elif queued(request):
+        return invalid_reply(form)
     seat = form.cleaned_data.get("seat") if hasattr(form, "cleaned_data") else None
     context = _night_context(request.user, night, entry_form=form, for_seat=seat and seat.pk)
     if request.htmx:
