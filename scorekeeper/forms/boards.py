@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django import forms
 
-from scorekeeper.forms.fields import PointsInput
+from scorekeeper.forms.fields import PointsInput, SaveKeyField
 from scorekeeper.models import Board, parse_board
 from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
 
@@ -61,6 +61,7 @@ class BoardForm(forms.Form):
         label="Your total",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
+    key = SaveKeyField()
 
     def _clean_row(self, name: str) -> list[str]:
         try:

@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import MAX_POINTS
@@ -32,6 +33,26 @@ class PointsInput(forms.IntegerField):
             if value.startswith("+"):
                 value = value[1:]
         return super().to_python(value)
+
+
+class SaveKeyField(forms.CharField):
+    """The key the phone makes for one intended save (``Entry.client_key``): hidden,
+    filled by the page's script, blank when the page runs without JavaScript."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 64)
+        kwargs.setdefault("widget", forms.HiddenInput(attrs={"data-save-key": ""}))
+        kwargs.setdefault(
+            "validators",
+            [
+                RegexValidator(
+                    r"^[A-Za-z0-9-]{16,64}$",
+                    gettext_lazy("This save cannot be read. Reload the page and save again."),
+                )
+            ],
+        )
+        super().__init__(**kwargs)
 
 
 class MoneyField(forms.DecimalField):

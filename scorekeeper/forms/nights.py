@@ -7,7 +7,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.forms.fields import MoneyField, PointsInput
+from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
 
@@ -160,6 +160,7 @@ class EntryForm(forms.Form):
         ),
     )
     fantasyland = forms.CharField(required=False, max_length=20)
+    key = SaveKeyField()
 
     def __init__(self, *args, night: Night, **kwargs):
         super().__init__(*args, **kwargs)

@@ -55,6 +55,10 @@ class Group(models.Model):
     default_game = models.CharField(max_length=20, default="standard")
     default_rules = models.JSONField(default=dict, blank=True)
     default_point_cents = models.PositiveIntegerField(default=10)
+    # The table's own royalties and scoring system, set once as the group's defaults:
+    # {"royalties": changes to the standard table, "scoring": {"scoop": S, "majority": M}},
+    # as the engine reads them (ofc.TABLE_RULES). Each night copies them when it starts.
+    house_rules = models.JSONField(default=dict, blank=True)
     # "Settle everything tonight": each night's settlement also squares what is still
     # owed from earlier nights. One choice for the group, so every phone shows the same.
     settle_everything = models.BooleanField(default=False)

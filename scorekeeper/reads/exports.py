@@ -23,6 +23,8 @@ CSV_COLUMNS = [
     "started_at",
     "ended_at",
     "game",
+    # The night's scoring system: 1-6, 2-4, 1-1-1, or "scoop S majority M" of its own.
+    "scoring",
     "point_cents",
     "currency",
     "round",
@@ -102,12 +104,21 @@ def _night_data(night: Night) -> dict:
         "game": night.game,
         "game_title": night.game_title,
         "rules": night.rules,
+        # The house rules in full, whatever the night changed: the system and every amount.
+        "scoring": _scoring(night),
+        "royalties": night.game_rules.royalties.as_json(),
         "point_cents": night.point_cents,
         "currency": night.currency,
         "loss_cap_cents": night.loss_cap_cents,
         "seats": seats,
         "rounds": rounds,
     }
+
+
+def _scoring(night: Night) -> dict:
+    scoring = night.game_rules.scoring
+    system = scoring.name or f"scoop {scoring.scoop} majority {scoring.majority}"
+    return {"system": system, **scoring.as_json()}
 
 
 def export_data(group: Group, nights: QuerySet[Night]) -> dict:
@@ -148,6 +159,7 @@ def export_csv(group: Group, nights: QuerySet[Night]) -> str:
                         night["started_at"],
                         night["ended_at"] or "",
                         night["game"],
+                        night["scoring"]["system"],
                         night["point_cents"],
                         night["currency"],
                         round_["number"],

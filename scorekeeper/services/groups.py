@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
 from scorekeeper.names import has_hidden_characters, look_alike_key, suggest_alternative, tidy_title
+from scorekeeper.ofc import TABLE_RULES, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.locks import lock_group
 
@@ -151,6 +152,35 @@ def sign_up_and_join(*, group: Group, name: str, password: str, token: str = "")
     check_names_apart(group, [user.name])  # refused: the account is not kept either
     join_group(group=group, user=user)
     return user
+
+
+def checked_table_rules(rules: dict) -> dict:
+    """The table's own royalties and scoring as they may be kept, or Refused."""
+    unknown = set(rules) - set(TABLE_RULES)
+    if unknown:
+        raise Refused(_("%(name)s is not a house rule.") % {"name": sorted(unknown)[0]})
+    for name, read in TABLE_RULES.items():
+        if name in rules:
+            try:
+                read(rules[name])
+            except RuleError as error:
+                raise Refused(
+                    _("These house rules cannot be played: %(problem)s.") % {"problem": error}
+                ) from None
+    return rules
+
+
+@transaction.atomic
+def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
+    """The group's own royalties and scoring, the defaults of its next nights
+    (``{"royalties": changes, "scoring": {...}}``; ``{}`` is the standard table and 1-6).
+    A night already started keeps the rules it started with."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused(_("Only the group's members can change its house rules."))
+    group.house_rules = checked_table_rules(rules)
+    group.save(update_fields=["house_rules"])
+    return group
 
 
 # Zero-width spaces, text-direction overrides, terminal escapes: a name that hides

@@ -5,10 +5,10 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.button import next_dealer
 from scorekeeper.formatting import describe_difference, signed
@@ -31,6 +31,15 @@ from scorekeeper.services.locks import bump_version, lock_for_table_change, lock
 class EntryResult:
     entry: Entry
     round_recorded: bool
+    # A retry of a save that had gone through (its answer lost on the Wi-Fi): nothing written.
+    already_saved: bool = False
+
+
+# The longest key a phone makes for one save (see Entry.client_key).
+MAX_KEY_LENGTH = 64
+KEY_USED = gettext_lazy(
+    "This save was already used for another seat or round; nothing was changed."
+)
 
 
 def _check_fantasyland_claim(
@@ -99,6 +108,35 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
     return EntrySlot(night, round_, playing, night.game_rules, existing)
 
 
+def replayed_entry(
+    *, night: Night, round_number: int, seat: Seat, key: str, entered_by: User
+) -> Entry | None:
+    """The entry an earlier try with this phone's `key` saved, or None when the key is new.
+
+    Call with the night locked, so two phones sending one key are answered in turn.
+    A key is one intended save: sent for another seat or round it is refused, and a
+    replay is only answered "saved" to someone who may enter for the seat.
+    """
+    if len(key) > MAX_KEY_LENGTH:
+        raise Refused(gettext("This save cannot be read. Reload the page and save again."))
+    entry = Entry.objects.filter(client_key=key).select_related("round").first()
+    if entry is None:
+        return None
+    if entry.seat_id != seat.pk or entry.round.number != round_number:
+        raise Refused(KEY_USED)
+    _check_may_retry(night, round_number, seat, entered_by, entry)
+    return entry
+
+
+def _check_may_retry(
+    night: Night, round_number: int, seat: Seat, entered_by: User, entry: Entry
+) -> None:
+    """A retry is answered "saved" only to someone who may enter this seat's total."""
+    refusal = seat.entry_refusal(entered_by, night.playing_seats(round_number), entry)
+    if refusal:
+        raise Refused(refusal)
+
+
 @transaction.atomic
 def record_entry(
     *,
@@ -110,13 +148,23 @@ def record_entry(
     fantasyland_made: str = "",
     fantasyland_stayed: bool = False,
     board: dict | None = None,
+    key: str = "",
 ) -> EntryResult:
     """Save one seat's total for the open round; saving the same again changes nothing.
 
     When every seat is in and the totals add up to zero, the round goes through.
     A total typed for a seat that set its cards keeps the cards (mixed rounds).
+    `key`, made on the phone, is stored with the entry: a save sent again with the
+    same key is answered "already saved" and written once.
     """
     check_points(points)
+    if key:
+        night = lock_night(night)
+        replayed = replayed_entry(
+            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+        )
+        if replayed is not None:
+            return EntryResult(replayed, round_recorded=False, already_saved=True)
     try:
         slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
@@ -124,7 +172,8 @@ def record_entry(
         already = recorded_entry(night, round_number, seat)
         if already is None or already.points != points:
             raise
-        return EntryResult(already, round_recorded=False)
+        _check_may_retry(night, round_number, seat, entered_by, already)
+        return EntryResult(already, round_recorded=False, already_saved=True)
     night, round_, existing = slot.night, slot.round, slot.existing
     game = slot.game
     current = round_.fantasyland_seats.get(seat.pk)
@@ -143,16 +192,20 @@ def record_entry(
         "awaiting_total": False,
     }
     if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
+        if key and existing.client_key != key:
+            # The same value tapped again on another page: its retries must find it too.
+            save_key(existing, key)
         # A double tap or a retry changes nothing, but may still complete a round that
         # was undone and is now confirmed as it was.
         recorded = close_round_if_complete(night, round_, slot.playing, game)
         if recorded:
             bump_version(night)
         return EntryResult(existing, round_recorded=recorded)
-    entry, _ = Entry.objects.update_or_create(
-        round=round_,
+    entry = save_entry(
+        round_=round_,
         seat=seat,
-        defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
+        key=key,
+        values={**values, "entered_by": entered_by, "updated_at": timezone.now()},
     )
     if existing is not None and existing.points != points and round_.edits.exists():
         # A reopened round: its history keeps every change, not only those of the fix page.
@@ -162,6 +215,30 @@ def record_entry(
     recorded = close_round_if_complete(night, round_, slot.playing, game)
     bump_version(night)
     return EntryResult(entry, round_recorded=recorded)
+
+
+def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
+    """Write the seat's entry with the phone's key; a key another night's entry holds
+    (the only write the night's lock cannot order) is refused in words."""
+    try:
+        with transaction.atomic():
+            entry, _created = Entry.objects.update_or_create(
+                round=round_, seat=seat, defaults={**values, "client_key": key}
+            )
+    except IntegrityError:
+        if key and Entry.objects.filter(client_key=key).exists():
+            raise Refused(KEY_USED) from None
+        raise
+    return entry
+
+
+def save_key(entry: Entry, key: str) -> None:
+    try:
+        with transaction.atomic():
+            entry.client_key = key
+            entry.save(update_fields=["client_key"])
+    except IntegrityError:
+        raise Refused(KEY_USED) from None
 
 
 def recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
@@ -246,18 +323,18 @@ def _changed_since(round_: Round, seen: str) -> str:
     edits = round_.edits.filter(pk__gt=since).select_related("edited_by")
     what = []
     for edit in edits:
-        who = edit.edited_by.name if edit.edited_by else _("someone")
+        who = edit.edited_by.name if edit.edited_by else gettext("someone")
         when = date_format(timezone.localtime(edit.edited_at), "H:i")
         changes = "; ".join(
             f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
         )
         what.append(
-            _("%(who)s changed it at %(when)s: %(changes)s")
+            gettext("%(who)s changed it at %(when)s: %(changes)s")
             % {"who": who, "when": when, "changes": changes or edit.note}
         )
     if not what:
-        what.append(_("its totals changed"))
-    return _(
+        what.append(gettext("its totals changed"))
+    return gettext(
         "Round %(number)d changed while this page was open (%(what)s). Your fix was not "
         "saved: the totals below are the round's now; make your fix again if it is "
         "still needed."

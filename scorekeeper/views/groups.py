@@ -8,12 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
-from scorekeeper.forms.groups import GroupForm, InviteLinkForm
+from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
+from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.throttle import signup_refusal
@@ -91,6 +93,30 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         return redirect("group_detail", group_id=group.pk)
     messages.success(request, f"You left {group.name}. Your past results stay in its history.")
     return redirect(reverse("home") + "?stay=1")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def group_house_rules(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The group's own royalties and scoring: the defaults every night starts with."""
+    group = member_group(request, group_id)
+    house = HouseRulesForm(request.POST or None, base=group.house_rules)
+    if request.method == "POST":
+        rules = None
+        if "standard" in request.POST:
+            rules = {k: v for k, v in group.house_rules.items() if k != "royalties"}
+        elif house.is_valid():
+            rules = house.table_rules()
+        if rules is not None:
+            try:
+                group_services.set_house_rules(group=group, by=request.user, rules=rules)
+            except Refused as error:
+                house.add_error(None, str(error))
+            else:
+                messages.success(request, _("The house rules are saved for the next nights."))
+                return redirect("group_house_rules", group_id=group.pk)
+    context = {"group": group, "house": house, "summary": group_rules_summary(group)}
+    return render(request, "scorekeeper/house_rules.html", context)
 
 
 def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:

@@ -8,11 +8,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
 from scorekeeper.models import Night, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import night_page
+from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
@@ -22,6 +24,7 @@ from scorekeeper.views.access import (
     member_group,
     member_night,
 )
+from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 
 
 @require_http_methods(["GET", "POST"])
@@ -41,7 +44,17 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         initial=initial,
         seat_count=PRESETS[game_id].max_players,
     )
-    if request.method == "POST" and form.is_valid():
+    # The group's own royalties and scoring, which this night may change for itself;
+    # a post without them (a script, an old page) plays the group's.
+    posted_house = any(name.startswith("house-") for name in request.POST)
+    house = HouseRulesForm(
+        request.POST if posted_house else None,
+        prefix="house",
+        base=group.house_rules,
+        sections=paid_sections(PRESETS[game_id]),
+    )
+    house_valid = house.is_valid() if posted_house else True
+    if request.method == "POST" and all([form.is_valid(), house_valid]):
         data = form.cleaned_data
         seats = [SeatRequest(user=user, guest_name=guest or "") for guest, user in data["seats"]]
         try:
@@ -49,7 +62,10 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                 group=group,
                 started_by=request.user,
                 game_id=data["game"],
-                rules=form.rules(PRESETS[data["game"]]),
+                rules={
+                    **form.rules(PRESETS[data["game"]]),
+                    **(house.table_rules() if posted_house else group.house_rules),
+                },
                 point_cents=data["point_value"],
                 seats=seats,
                 first_dealer=data["dealer_index"],
@@ -63,6 +79,7 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     context = {
         "group": group,
         "form": form,
+        "house": house,
         "games": PRESETS.values(),
         "game_id": game_id,
         "running": group.nights.filter(ended_at__isnull=True).first(),
@@ -133,7 +150,7 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         made, stayed = form.claim()
         try:
-            record_entry(
+            result = record_entry(
                 night=night,
                 round_number=form.cleaned_data["round"],
                 seat=form.cleaned_data["seat"],
@@ -141,15 +158,22 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
                 entered_by=request.user,
                 fantasyland_made=made,
                 fantasyland_stayed=stayed,
+                key=form.cleaned_data["key"],
             )
         except Refused as error:
+            if queued(request):
+                return refused_reply(str(error))
             form.add_error(None, str(error))
         else:
+            if queued(request):
+                return saved_reply(already=result.already_saved)
             if request.htmx:
                 night.refresh_from_db()
                 context = _night_context(request.user, night)
                 return render(request, "scorekeeper/night.html#entry-saved", context)
             return redirect("night_detail", night_id=night.pk)
+    elif queued(request):
+        return invalid_reply(form)
     seat = form.cleaned_data.get("seat") if hasattr(form, "cleaned_data") else None
     context = _night_context(request.user, night, entry_form=form, for_seat=seat and seat.pk)
     if request.htmx:
