@@ -6,6 +6,7 @@ kept in an ignored file so sessions survive restarts.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -178,3 +179,57 @@ LOGGING = {
 }
 
 AUTH_USER_MODEL = "scorekeeper.User"
+
+
+# --- Throttling, invitations and private pages ------------------------------
+# Logins: django-axes counts wrong passwords per name and per address in the
+# database (shared by every worker, nothing to install); with THROTTLE_CACHE_URL
+# (a Redis address) the counts live there instead. Sign-ups: django-ratelimit
+# counts in the "throttle" cache, Django's database cache unless a Redis is given.
+# The port `make run` serves on, for links built on the table's Wi-Fi (views/access.py).
+OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
+THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", "")
+INSTALLED_APPS += ["axes"]
+# Last, as axes asks: it turns a locked-out login into the page's refusal in words.
+MIDDLEWARE += ["scorekeeper.middleware.private_pages", "axes.middleware.AxesMiddleware"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("OFCBOARD_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The login form's field, as authenticate() is called (the account's field is "name").
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
+# Counts simply run out after the cool-off: a reset on success would let someone
+# clear their address's count by logging in to an account of their own.
+AXES_RESET_ON_SUCCESS = False
+# Behind a TLS proxy, the header in which it passes the phone's address
+# (HTTP_X_FORWARDED_FOR, HTTP_X_REAL_IP); otherwise every phone is the proxy.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
+AXES_ENABLE_ADMIN = False
+# Only failures are kept: nobody needs a log of when each friend logged in.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler"
+    if THROTTLE_CACHE_URL
+    else "axes.handlers.database.AxesDatabaseHandler"
+)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": THROTTLE_CACHE_URL}
+        if THROTTLE_CACHE_URL
+        # Created by `migrate` (scorekeeper/apps.py), so `make run` needs no extra step.
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ofcboard_throttle",
+        }
+    ),
+}
+AXES_CACHE = "throttle"
+RATELIMIT_USE_CACHE = "throttle"

@@ -31,3 +31,10 @@ def login(client):
         return helpers.log_in(Client(enforce_csrf_checks=True) if csrf_checks else client, who)
 
     return log_in
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counts():
+    from django.core.cache import caches
+
+    caches["throttle"].clear()

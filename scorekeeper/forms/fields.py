@@ -7,6 +7,7 @@ from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import MAX_POINTS
+from scorekeeper.names import has_hidden_characters, tidy_title
 
 
 class PointsInput(forms.IntegerField):
@@ -73,3 +74,23 @@ class MoneyField(forms.DecimalField):
     def clean(self, value) -> int | None:
         amount: Decimal | None = super().clean(value)
         return None if amount is None else int(amount * 100)
+
+
+class TitleField(forms.CharField):
+    """A name for something shared (a group): any letters, digits, signs or emoji,
+    NFKC-normalised and its spaces collapsed; nothing invisible and no control codes."""
+
+    default_error_messages = {
+        "hidden": gettext_lazy(
+            "A group name cannot have invisible characters or control codes "
+            "(such as a zero-width space or a text-direction mark)."
+        ),
+    }
+
+    def to_python(self, value):
+        return tidy_title(super().to_python(value))
+
+    def validate(self, value):
+        if has_hidden_characters(value):
+            raise forms.ValidationError(self.error_messages["hidden"], code="hidden")
+        super().validate(value)

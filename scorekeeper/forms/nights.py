@@ -5,10 +5,15 @@ from itertools import pairwise
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
+
+# A hidden field that is missing or malformed: the page was made by another version
+# of the app, or edited by hand. Reloading it is the answer either way.
+OUT_OF_DATE = gettext_lazy("This page is out of date. Reload it and try again.")
 
 GAME_CHOICES = [(game_id, game.name) for game_id, game in PRESETS.items()]
 MAX_SEATS = max(game.max_players for game in PRESETS.values())
@@ -140,6 +145,8 @@ class EntryForm(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid_choice": "That seat is not at this table."},
     )
+    # Fields the page fills in, not the player: a problem with one is said as one thing.
+    PAGE_FIELDS = ("round", "seat", "fantasyland")
     points = PointsInput(
         label="Your total",
         widget=forms.TextInput(
@@ -159,6 +166,12 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["seat"].queryset = night.seats.all()
 
+    def clean(self):
+        data = super().clean()
+        if [self.errors.pop(name) for name in self.PAGE_FIELDS if name in self.errors]:
+            raise forms.ValidationError(OUT_OF_DATE, code="out_of_date")
+        return data
+
     def claim(self) -> tuple[str, bool]:
         """(made, stayed) for the service from the one Fantasyland field."""
         value = self.cleaned_data.get("fantasyland", "")
@@ -168,7 +181,18 @@ class EntryForm(forms.Form):
 
 
 class EditRoundForm(forms.Form):
-    """New totals for every entry of a recorded round."""
+    """New totals for every entry of a recorded round, and the round's state as the
+    page showed it (``services.rounds.fix_state``), so a fix from an out-of-date page
+    is refused instead of overwriting another."""
+
+    state = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=40,
+        error_messages={
+            "required": OUT_OF_DATE,
+            "max_length": OUT_OF_DATE,
+        },
+    )
 
     def __init__(self, *args, entries: "list[Entry] | tuple[()]" = (), **kwargs):
         super().__init__(*args, **kwargs)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
-from scorekeeper.services.groups import checked_table_rules
+from scorekeeper.services.groups import check_names_apart, checked_table_rules
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
 
 
@@ -76,6 +76,8 @@ def start_night(
     duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
     if duplicates:
         raise Refused(f"{duplicates[0]} is seated twice. Each player takes one seat.")
+    guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
+    check_names_apart(group, guests, seated=names)
 
     night = Night.objects.create(
         group=group,

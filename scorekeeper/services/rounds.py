@@ -1,14 +1,17 @@
 """Entries and rounds: a seat's total, a round going through, the next one opening,
 and fixing or taking back a round that went through."""
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.button import next_dealer
-from scorekeeper.formatting import describe_difference
+from scorekeeper.formatting import describe_difference, signed
 from scorekeeper.models import (
     MAX_POINTS,
     Entry,
@@ -300,13 +303,67 @@ def _open_next_round(
     )
 
 
+def fix_state(round_: Round, entries: Iterable[Entry]) -> str:
+    """The round as a fix page shows it: its last correction and its totals
+    (``"12-3f9a0c1b"``). The page sends it back with the fix, and a fix made from a
+    page whose round changed since is refused (:func:`edit_round`)."""
+    last_edit = round_.edits.order_by("-pk").values_list("pk", flat=True).first() or 0
+    totals = ",".join(f"{e.seat_id}:{e.points}" for e in sorted(entries, key=lambda e: e.seat_id))
+    return f"{last_edit}-{hashlib.sha256(totals.encode()).hexdigest()[:8]}"
+
+
+class OutOfDateFix(Refused):
+    """A fix made from a page that no longer shows the round as it is."""
+
+
+def _changed_since(round_: Round, seen: str) -> str:
+    """What happened to the round since the page showing ``seen`` was opened."""
+    head = seen.partition("-")[0]
+    since = int(head) if head.isdigit() else 0
+    edits = round_.edits.filter(pk__gt=since).select_related("edited_by")
+    what = []
+    for edit in edits:
+        who = edit.edited_by.name if edit.edited_by else gettext("someone")
+        when = date_format(timezone.localtime(edit.edited_at), "H:i")
+        changes = "; ".join(
+            f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
+        )
+        what.append(
+            gettext("%(who)s changed it at %(when)s: %(changes)s")
+            % {"who": who, "when": when, "changes": changes or edit.note}
+        )
+    if not what:
+        what.append(gettext("its totals changed"))
+    return gettext(
+        "Round %(number)d changed while this page was open (%(what)s). Your fix was not "
+        "saved: the totals below are the round's now; make your fix again if it is "
+        "still needed."
+    ) % {"number": round_.number, "what": "; ".join(what)}
+
+
 @transaction.atomic
-def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: User) -> Round:
-    """Correct a recorded round's totals; the change is kept in the round's history."""
+def edit_round(
+    *,
+    night: Night,
+    number: int,
+    points: dict[int, int],
+    edited_by: User,
+    seen: str | None = None,
+) -> Round:
+    """Correct a recorded round's totals; the change is kept in the round's history.
+
+    ``seen`` is the round's :func:`fix_state` as the fixing page showed it: when the
+    round changed since (someone else's fix saved first), the fix is refused with
+    :class:`OutOfDateFix`, saying what changed and by whom.
+    """
     night = lock_for_table_change(night, edited_by)
     round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
     if round_ is None:
         raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
+    if seen is not None:
+        current = fix_state(round_, round_.entries.all())
+        if seen != current:
+            raise OutOfDateFix(_changed_since(round_, seen))
     if night.payments.exists():
         raise Refused(
             "Payments of this night are already marked paid. Undo those marks on the "

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
+from scorekeeper.throttle import signup_refusal
 
 
 class LoginView(auth_views.LoginView):
@@ -23,7 +24,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     if not settings.OFCBOARD_OPEN_SIGNUP:
         raise Http404("Sign-up is by invitation link only.")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    refusal = signup_refusal(request) if request.method == "POST" else ""
+    if refusal:
+        form.add_error(None, refusal)
+    elif request.method == "POST" and form.is_valid():
         try:
             user = sign_up(**form.cleaned_data)
         except Refused as error:
@@ -31,4 +35,5 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
-    return render(request, "scorekeeper/signup.html", {"form": form})
+    status = 429 if refusal else 200
+    return render(request, "scorekeeper/signup.html", {"form": form}, status=status)

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper.forms.boards import BoardForm, apply_pick, board_initial, picker
@@ -47,6 +48,13 @@ def _status_context(
     }
 
 
+def cards_too_late(number: int) -> str:
+    return _(
+        "Your cards were not saved: round %(number)d went through with the totals "
+        "that were typed before they arrived. Fix the round from its history if needed."
+    ) % {"number": number}
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def board_entry(
@@ -85,6 +93,10 @@ def board_entry(
                 if queued(request):
                     return refused_reply(str(error))
                 form.add_error(None, str(error))
+                round_.refresh_from_db()
+                if round_.is_recorded:
+                    # The page then shows the round's result, not the refused form.
+                    messages.error(request, cards_too_late(number))
             else:
                 if saved.round_recorded:
                     messages.success(request, f"Every board is in: round {number} went through.")

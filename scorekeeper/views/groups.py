@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
-from scorekeeper.forms.groups import GroupForm, HouseRulesForm
+from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import AuthenticatedRequest, member_group
+from scorekeeper.throttle import signup_refusal
+from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -53,7 +54,7 @@ def group_create(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    context = group_page(group, request.build_absolute_uri("/"))
+    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -73,7 +74,11 @@ def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 @login_required
 def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    group_services.replace_invite_link(group=group)
+    form = InviteLinkForm(request.POST)
+    if form.is_valid():
+        group_services.replace_invite_link(
+            group=group, valid_for=form.lifetime(), uses=form.cleaned_data["uses"]
+        )
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
 
 
@@ -114,8 +119,8 @@ def group_house_rules(request: AuthenticatedRequest, group_id: int) -> HttpRespo
     return render(request, "scorekeeper/house_rules.html", context)
 
 
-def link_gone(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/link_gone.html", status=404)
+def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "scorekeeper/link_gone.html", {"reason": reason}, status=404)
 
 
 @require_http_methods(["GET", "POST"])
@@ -128,19 +133,31 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user
     if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
         return redirect("group_detail", group_id=group.pk)
+    gone = group.invite_refusal()
+    if gone:
+        return link_gone(request, gone)
 
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
     action = request.POST.get("action", "")
+    refusal = ""
     if request.method == "POST":
         if user.is_authenticated and action == "join":
-            group_services.join_group(group=group, user=user)
+            try:
+                group_services.join_by_link(group=group, token=token, user=user)
+            except Refused as error:
+                return link_gone(request, str(error))
             return redirect("group_detail", group_id=group.pk)
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
-            if signup_form.is_valid():
+            refusal = signup_refusal(request, link=token)
+            if refusal:
+                signup_form.add_error(None, refusal)
+            elif signup_form.is_valid():
                 try:
-                    user = group_services.sign_up_and_join(group=group, **signup_form.cleaned_data)
+                    user = group_services.sign_up_and_join(
+                        group=group, token=token, **signup_form.cleaned_data
+                    )
                 except Refused as error:
                     signup_form.add_error("name", str(error))
                 else:
@@ -149,8 +166,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         elif action == "login":
             login_form = LoginForm(request, data=request.POST, prefix="login")
             if login_form.is_valid():
-                login(request, login_form.get_user())
-                group_services.join_group(group=group, user=request.user)
+                member = login_form.get_user()
+                try:
+                    group_services.join_by_link(group=group, token=token, user=member)
+                except Refused as error:
+                    return link_gone(request, str(error))
+                login(request, member)
                 return redirect("group_detail", group_id=group.pk)
 
     context = {
@@ -160,4 +181,4 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "login_form": login_form,
         "show_login": action == "login" or request.GET.get("login") == "1",
     }
-    return render(request, "scorekeeper/join.html", context)
+    return render(request, "scorekeeper/join.html", context, status=429 if refusal else 200)

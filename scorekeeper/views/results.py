@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.formatting import money
+from scorekeeper.forms.groups import InviteLinkForm
 from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.reads import exports
@@ -26,6 +27,7 @@ from scorekeeper.views.access import (
     HtmxHttpRequest,
     member_group,
     member_night,
+    site_url,
 )
 
 
@@ -113,7 +115,7 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if request.htmx:
         context = {"group": group, "owed": owed_across_nights(group)}
         return render(request, "scorekeeper/group.html#owed", context)
-    context = group_page(group, request.build_absolute_uri("/"))
+    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 

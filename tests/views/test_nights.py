@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from tests.helpers import play, rounds_of, settle_url
+from tests.helpers import fix_state_of, play, rounds_of, settle_url
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
@@ -159,9 +159,14 @@ def test_fixing_a_round_from_its_page(client, login, make_night):
     login("Bram")
     anna, bram = night.seats.order_by("position")
     url = reverse("round_edit", args=[night.pk, 1])
-    response = client.post(url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "-4"})
+    state = fix_state_of(night, 1)
+    response = client.post(
+        url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "-4", "state": state}
+    )
     assert "1 point too many" in response.content.decode()
-    response = client.post(url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "−5"})
+    response = client.post(
+        url, {f"points_{anna.pk}": "5", f"points_{bram.pk}": "−5", "state": state}
+    )
     assert response.status_code == 302
     assert sorted(Entry.objects.values_list("points", flat=True)) == [-5, 5]
     history = client.get(reverse("night_rounds", args=[night.pk])).content.decode()
