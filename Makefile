@@ -23,16 +23,16 @@ setup: $(VENV)/.app-installed
 
 setup-dev: $(VENV)/.dev-installed
 
-# Served by gunicorn with DEBUG off (no error pages with code in them on the phones),
-# over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key.
+# Served by waitress with DEBUG off (no error pages with code in them on the phones),
+# over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key. Every
+# server setting is in ofcboard/serve.py, which the benchmarks start too.
 TABLE_ENV := DEBUG=0 OFCBOARD_TABLE=1
 
 run: setup
 	$(TABLE_ENV) $(BIN)/python manage.py migrate --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py welcome --port $(PORT)
-	$(TABLE_ENV) $(BIN)/gunicorn ofcboard.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --threads 8 \
-		--access-logfile - --log-level warning
+	$(TABLE_ENV) $(BIN)/python -m ofcboard.serve --port $(PORT)
 
 # The same with Django's development server: reloads on changes, debug pages.
 dev: setup

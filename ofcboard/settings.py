@@ -70,6 +70,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and polls gzipped (static files come compressed from whitenoise). BREACH:
+    # Django masks the CSRF token afresh in every response and pads the gzip header
+    # with random bytes (Heal The Breach), so compressing pages that carry secrets is safe.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -100,10 +104,12 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "ofcboard.wsgi.application"
 
+# Each server thread keeps its connection open (opening one was most of a poll's cost).
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=60,
+        conn_max_age=600,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -116,7 +122,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
         ),
     }
+elif env_bool("DATABASE_POOL"):
+    # Several app nodes on one PostgreSQL: psycopg's pool, a few connections per process
+    # that its threads share, instead of one kept open per thread.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8"))}
+    }
+
+# A cache shared by every app node (Redis, e.g. CACHE_URL=redis://cache:6379/0): sessions
+# are read from it instead of the database. Without it each process caches on its own.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "ofcboard"),
+        }
+    }
+    # Written through to the database too: a cache restart logs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# The app has no uploads; its largest form is a few hundred bytes (the server refuses
+# bigger bodies before reading them, see ofcboard/serve.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

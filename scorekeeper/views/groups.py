@@ -5,7 +5,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -14,6 +14,7 @@ from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
+from scorekeeper.reads.nights import polled_group
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_group
@@ -60,9 +61,12 @@ def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     """The polled list of nights: answered without rendering while the group's nights
     are as the phone's ``version`` says (no night started, changed or ended since)."""
-    group = member_group(request, group_id)
-    if request.GET.get("version", "") == group.nights_version():
+    polled = polled_group(group_id, request.user)
+    if polled is None:
+        raise Http404
+    if request.GET.get("version", "") == polled:
         return HttpResponse(status=204)
+    group = member_group(request, group_id)
     context = {"group": group, **group_nights(group)}
     return render(request, "scorekeeper/group.html#live", context)
 

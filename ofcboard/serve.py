@@ -1,0 +1,65 @@
+"""The web server `make run` starts, with every setting it runs with: the benchmarks
+start the very same one (``python -m ofcboard.serve --port N``).
+
+Waitress, because a phone on a bad Wi-Fi (or someone on it who means harm) must not
+be able to stall the table. Its I/O thread reads every request whole, headers and
+body, before a worker thread sees it, so a client that drips its headers costs one
+socket and no thread; a body declared larger than the app can use is refused (413)
+from its Content-Length, before a byte of it is read. gunicorn's threaded worker read
+the headers in its worker threads: 40 dripping clients held all of them and a normal
+page waited for more than 30 s. Its gevent worker does not stall, but SQLite's busy
+wait would then block every request of a worker at once, and Django's connections
+would be one per request instead of one per thread.
+
+Waitress is one process: Python code runs on one core at a time. See the README's
+"Many tables" for running more than one.
+"""
+
+import argparse
+import resource
+from typing import Any
+
+# The app takes forms of a few hundred bytes and no uploads.
+MAX_REQUEST_BODY = 1024 * 1024
+
+SETTINGS: dict[str, Any] = {
+    # Worker threads: each keeps its own database connection open (CONN_MAX_AGE).
+    "threads": 8,
+    # Every phone keeps its connection open between polls; slow clients cost a socket each.
+    "connection_limit": 4000,
+    # select() stops at 1,024 sockets; poll() does not.
+    "asyncore_use_poll": True,
+    # A connection that sends nothing for this long is closed (a phone polls every 2 s).
+    "channel_timeout": 30,
+    # Bounds what a client dripping its headers can make the server hold and wait for.
+    "max_request_header_size": 16 * 1024,
+    "max_request_body_size": MAX_REQUEST_BODY,
+    "backlog": 2048,
+    "ident": "ofcboard",
+}
+
+
+def _allow_open_sockets(wanted: int) -> None:
+    # One descriptor per connection: raise the soft limit as far as the system lets us.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve OFC Board.")
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+
+    import waitress
+
+    from ofcboard.wsgi import application
+
+    _allow_open_sockets(SETTINGS["connection_limit"] + 100)
+    waitress.serve(application, host=args.host, port=args.port, **SETTINGS)
+
+
+if __name__ == "__main__":
+    main()
