@@ -7,8 +7,7 @@ from django.db.models import Count, Q, Sum
 from django.utils.safestring import SafeString
 
 from scorekeeper.formatting import describe_difference
-from scorekeeper.models import Entry, Group, Night, Round, Seat, User, player_board
-from scorekeeper.models.groups import nights_version
+from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
 from scorekeeper.reads.results import night_chart, seat_results
 
@@ -221,32 +220,3 @@ def recorded_rounds(night: Night) -> list[Round]:
         .prefetch_related("entries__seat", "edits__edited_by")
         .order_by("-number")
     )
-
-
-def polled_night(night_id: int, user: User) -> tuple[int, bool] | None:
-    """What a phone's poll compares, in one query: the night's version and whether it
-    is over, or None when ``user`` is not in its group now (the same rule as its pages)."""
-    rows = (
-        Night.objects.for_member(user)
-        .filter(pk=night_id)
-        .order_by()
-        .values_list("version", "ended_at")[:1]
-    )
-    for version, ended_at in rows:
-        return version, ended_at is not None
-    return None
-
-
-def polled_group(group_id: int, user: User) -> str | None:
-    """The fingerprint of a group's nights that its page's poll compares (see
-    :meth:`Group.nights_version`), in one query, or None when ``user`` is not a member."""
-    rows = (
-        Group.objects.for_member(user)
-        .filter(pk=group_id)
-        .order_by()
-        .annotate(count=Count("nights"), versions=Sum("nights__version"))
-        .values_list("count", "versions")
-    )
-    for count, versions in rows:
-        return nights_version(count, versions or 0)
-    return None

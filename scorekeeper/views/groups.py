@@ -5,7 +5,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -14,9 +14,10 @@ from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
-from scorekeeper.reads.nights import polled_group
+from scorekeeper.reads.polls import group_poll
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
+from scorekeeper.views import polling
 from scorekeeper.views.access import AuthenticatedRequest, member_group
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -57,16 +58,20 @@ def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
-def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
     """The polled list of nights: answered without rendering while the group's nights
-    are as the phone's ``version`` says (no night started, changed or ended since)."""
-    polled = polled_group(group_id, request.user)
-    if polled is None:
-        raise Http404
-    if request.GET.get("version", "") == polled:
+    are as the phone's ``version`` says (no night started, changed or ended since),
+    from the session and one query (see :mod:`scorekeeper.views.polling`)."""
+    if polling.unchanged(request, group_poll, group_id) is not None:
         return HttpResponse(status=204)
+    return _group_live(request, group_id)
+
+
+@login_required
+def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
+    if request.GET.get("version", "") == group.nights_version():
+        return HttpResponse(status=204)
     context = {"group": group, **group_nights(group)}
     return render(request, "scorekeeper/group.html#live", context)
 

@@ -67,6 +67,38 @@ def test_a_logged_out_visitor_is_sent_to_log_in(client, polls, which):
     assert response.url.startswith(reverse("login"))
 
 
+@pytest.mark.parametrize("which", ["night", "group"])
+def test_a_login_whose_password_changed_elsewhere_is_sent_to_log_in(client, login, polls, which):
+    urls, night = polls
+    anna = night.seats.get(name="Anna").user
+    login(anna)
+    anna.set_password("changed on another phone")
+    anna.save()
+    response = client.get(*urls[which])
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("which", ["night", "group"])
+def test_a_deactivated_account_is_sent_to_log_in(client, login, polls, which):
+    urls, night = polls
+    anna = night.seats.get(name="Anna").user
+    login(anna)
+    anna.is_active = False
+    anna.save()
+    response = client.get(*urls[which])
+    assert response.status_code == 302
+
+
+def test_an_old_version_gets_the_fragment(client, login, polls):
+    urls, _ = polls
+    login("Anna")
+    url, _params = urls["night"]
+    response = client.get(url, {"version": "0"})
+    assert response.status_code == 200
+    assert b'id="live"' in response.content
+
+
 def test_an_ended_night_tells_the_phones_to_stop_polling(client, login, polls):
     _, night = polls
     end_night(night=night, by=night.started_by)

@@ -1,0 +1,76 @@
+"""What the phones' polls compare, one SQL statement each.
+
+Every phone at every table asks every 2 s whether anything changed, and almost
+always nothing did: this is the app's hottest path. Each read checks the membership
+(the same rule as ``for_member``: in the group now) and fetches what the login check
+needs, in one statement written out, so no query is built per poll.
+"""
+
+from dataclasses import dataclass
+
+from django.db import connection
+
+from scorekeeper.models import Membership, Night, User
+from scorekeeper.models.groups import nights_version
+
+
+@dataclass(frozen=True)
+class Polled:
+    """What a member's phone compares its page with, and their login's state."""
+
+    version: str
+    is_over: bool
+    password: str  # the user's password hash: what their session's hash is made from
+    is_active: bool
+
+
+def _tables() -> dict[str, str]:
+    quote = connection.ops.quote_name
+    return {
+        "night": quote(Night._meta.db_table),
+        "membership": quote(Membership._meta.db_table),
+        "user": quote(User._meta.db_table),
+    }
+
+
+_NIGHT = (
+    "SELECT n.version, n.ended_at, u.password, u.is_active"
+    " FROM {night} n"
+    " JOIN {membership} m ON m.group_id = n.group_id AND m.left_at IS NULL"
+    " JOIN {user} u ON u.id = m.user_id"
+    " WHERE n.id = %s AND m.user_id = %s"
+)
+
+_GROUP = (
+    "SELECT COUNT(n.id), COALESCE(SUM(n.version), 0), u.password, u.is_active"
+    " FROM {membership} m"
+    " JOIN {user} u ON u.id = m.user_id"
+    " LEFT JOIN {night} n ON n.group_id = m.group_id"
+    " WHERE m.group_id = %s AND m.user_id = %s AND m.left_at IS NULL"
+    " GROUP BY u.password, u.is_active"
+)
+
+
+def _fetch(sql: str, object_id: int, user_id: int) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(**_tables()), [object_id, user_id])
+        return cursor.fetchone()
+
+
+def night_poll(night_id: int, user_id: int) -> Polled | None:
+    """The night's version and end, or None unless ``user_id`` is in its group now."""
+    row = _fetch(_NIGHT, night_id, user_id)
+    if row is None:
+        return None
+    version, ended_at, password, is_active = row
+    return Polled(str(version), ended_at is not None, password, bool(is_active))
+
+
+def group_poll(group_id: int, user_id: int) -> Polled | None:
+    """The fingerprint of the group's nights (see :func:`nights_version`), or None
+    unless ``user_id`` is in the group now."""
+    row = _fetch(_GROUP, group_id, user_id)
+    if row is None:
+        return None
+    count, versions, password, is_active = row
+    return Polled(nights_version(count, versions), False, password, bool(is_active))
