@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite setup setup-dev chromium lint format bench clean
+.PHONY: run dev test test-sqlite setup setup-dev chromium wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,13 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
 	fi
 
+# The HTTP benchmark's load generator, from Debian.
+wrk:
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; \
+	fi
+
 lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -58,17 +65,22 @@ format: setup-dev
 
 # The whole suite on SQLite (the default), then everything that touches the
 # database again on PostgreSQL, which .ci/postgres installs and starts if needed.
+# The test of several app nodes shares a Redis cache, which .ci/redis does the same for.
 test: setup-dev chromium lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n 2 -p no:cacheprovider
-	DATABASE_URL=$$(.ci/postgres) $(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
+	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 2 -p no:cacheprovider
+	DATABASE_URL=$$(.ci/postgres) OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) \
+		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
 
 test-sqlite: setup-dev chromium
 	$(BIN)/pytest -n 2 -p no:cacheprovider
 
-bench: setup-dev
+# bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py
+bench: setup-dev wrk
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/poll.py
+	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
