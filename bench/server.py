@@ -8,12 +8,17 @@ with the app's settings plus one bare Django view, and drives it with wrk:
 1. An unchanged poll (the 204 every phone gets almost every time) against the bare
    view that answers 204 without a query, both through the same middleware, as fast
    as 16 connections can ask: the ratio of their requests per second.
-2. Phones: as many connections as phones, each polling about every 2 s, for the 95th
+2. What a phone downloads: the night page's first load with its stylesheet and
+   scripts, and a rendered poll (someone else's total came in), compressed as the
+   server sends them to a browser that accepts brotli and gzip.
+3. Phones: as many connections as phones, each polling about every 2 s, for the 95th
    percentile of the answers' latency (wrk runs on the same machine and uses some of it).
 """
 
 import argparse
+import http.client
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -79,6 +84,43 @@ def a_polling_phone() -> tuple[str, str]:
     return f"/nights/{night.pk}/live/?version={night.version}&round=6&seat={seats[0].pk}", cookie
 
 
+def transferred(port: int, path: str, cookie: str) -> tuple[int, str, str]:
+    """(bytes on the wire, their encoding, the decoded body if it is text) of one GET."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path, headers={"Cookie": cookie, "Accept-Encoding": "br, gzip"})
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    assert response.status == 200, (path, response.status)
+    encoding = response.getheader("Content-Encoding", "")
+    if encoding == "gzip":
+        import gzip
+
+        text = gzip.decompress(body).decode()
+    elif encoding == "br":
+        import brotli
+
+        text = brotli.decompress(body).decode()
+    else:
+        text = body.decode()
+    return len(body), encoding or "none", text
+
+
+def first_load(port: int, poll: str, cookie: str) -> None:
+    night = poll.split("live/")[0]
+    size, encoding, page = transferred(port, night, cookie)
+    total, parts = size, [f"page {size / 1024:.1f} KB {encoding}"]
+    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
+        size, encoding, _ = transferred(port, asset, cookie)
+        total += size
+        parts.append(f"{asset.rsplit('/', 1)[-1]} {size / 1024:.1f} KB {encoding}")
+    print(f"  night page, first load: {total / 1024:.1f} KB (goal: under 30 KB)")
+    print(f"    {', '.join(parts)}")
+    changed = re.sub(r"version=\d+", "version=0", poll)
+    size, encoding, _ = transferred(port, changed, cookie)
+    print(f"  a rendered poll: {size / 1024:.2f} KB {encoding} (goal: under 2 KB)")
+
+
 def wait_for(port: int, server: subprocess.Popen) -> None:
     for _ in range(200):
         if server.poll() is not None:
@@ -118,6 +160,13 @@ def main() -> None:
     env = server_env()
     os.environ.update(env)
     path, cookie = a_polling_phone()
+    # As `make run` does: the static files with their brotli and gzip copies.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     base = f"http://127.0.0.1:{args.port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(args.port)],
@@ -141,6 +190,7 @@ def main() -> None:
             )
         ratio = rates["unchanged poll"] / rates["bare Django view"]
         print(f"  poll / bare view   {ratio:8.2f}  (goal: 0.50 or more)")
+        first_load(args.port, path, cookie)
         phones = wrk(
             base + path, cookie, connections=args.phones, script="phones.lua", seconds=SECONDS * 3
         )
