@@ -16,6 +16,7 @@ Waitress is one process: Python code runs on one core at a time. See the README'
 """
 
 import argparse
+import os
 import resource
 from typing import Any
 
@@ -39,6 +40,18 @@ SETTINGS: dict[str, Any] = {
 }
 
 
+def _behind_a_proxy() -> dict[str, Any]:
+    """Behind a TLS proxy (OFCBOARD_TRUSTED_PROXY=its address, or * ): its
+    X-Forwarded-Proto and -For are believed, from it only; waitress drops them otherwise."""
+    proxy = os.environ.get("OFCBOARD_TRUSTED_PROXY", "")
+    if not proxy:
+        return {}
+    return {
+        "trusted_proxy": proxy,
+        "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-for"},
+    }
+
+
 def _allow_open_sockets(wanted: int) -> None:
     # One descriptor per connection: raise the soft limit as far as the system lets us.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -58,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     from ofcboard.wsgi import application
 
     _allow_open_sockets(SETTINGS["connection_limit"] + 100)
-    waitress.serve(application, host=args.host, port=args.port, **SETTINGS)
+    waitress.serve(application, host=args.host, port=args.port, **SETTINGS, **_behind_a_proxy())
 
 
 if __name__ == "__main__":
