@@ -155,6 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--phones", type=int, default=100 if QUICK else 3000)
     parser.add_argument("--port", type=int, default=18431)
+    parser.add_argument("--workers", type=int, default=1, help="server processes (make run: 1)")
     args = parser.parse_args()
 
     env = server_env()
@@ -168,8 +169,9 @@ def main() -> None:
         check=True,
     )
     base = f"http://127.0.0.1:{args.port}"
+    command = [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(args.port)],
+        [*command, "--port", str(args.port), "--workers", str(args.workers)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -178,7 +180,8 @@ def main() -> None:
     try:
         wait_for(args.port, server)
         engine = env["DATABASE_URL"].split(":")[0]
-        print(f"Through the server as `make run` starts it, on {engine}")
+        processes = "as `make run` starts it" if args.workers == 1 else f"{args.workers} processes"
+        print(f"Through the server ({processes}), on {engine}")
         rates = {}
         for label, url in (("bare Django view", "/bench/bare/"), ("unchanged poll", path)):
             wrk(base + url, cookie, connections=16, script="p95.lua", seconds=1)  # warm up

@@ -11,13 +11,18 @@ page waited for more than 30 s. Its gevent worker does not stall, but SQLite's b
 wait would then block every request of a worker at once, and Django's connections
 would be one per request instead of one per thread.
 
-Waitress is one process: Python code runs on one core at a time. See the README's
-"Many tables" for running more than one.
+Waitress is one process, and Python runs on one core at a time in it: with
+``--workers N`` (or OFCBOARD_WORKERS) N processes serve one listening socket, forked
+once it is open, each with its own threads and database connections. `make run`
+keeps one, so whatever a process keeps in memory is the table's.
 """
 
 import argparse
+import contextlib
 import os
 import resource
+import signal
+import socket
 from typing import Any
 
 # The app takes forms of a few hundred bytes and no uploads.
@@ -60,18 +65,55 @@ def _allow_open_sockets(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Serve OFC Board.")
-    parser.add_argument("--host", default="0.0.0.0")
-    parser.add_argument("--port", type=int, default=8000)
-    args = parser.parse_args(argv)
-
+def _serve(sockets: list[socket.socket] | None = None, **where: Any) -> None:
     import waitress
 
     from ofcboard.wsgi import application
 
+    options = {**SETTINGS, **_behind_a_proxy(), **where}
+    if sockets is not None:
+        options["sockets"] = sockets
+    waitress.serve(application, **options)
+
+
+def _serve_forked(host: str, port: int, workers: int) -> None:
+    """``workers`` processes on one listening socket; the kernel hands each
+    connection to one of them. Stopping this process stops them all."""
+    listener = socket.create_server((host, port), backlog=SETTINGS["backlog"])
+    children = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:  # the app is imported after the fork: nothing is shared but the socket
+            try:
+                _serve(sockets=[listener])
+            finally:
+                os._exit(0)
+        children.append(pid)
+
+    def stop(signum: int, frame: object) -> None:
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"Serving on http://{host}:{port} with {workers} processes", flush=True)
+    for pid in children:
+        os.waitpid(pid, 0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve OFC Board.")
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("OFCBOARD_WORKERS", "1")))
+    args = parser.parse_args(argv)
+
     _allow_open_sockets(SETTINGS["connection_limit"] + 100)
-    waitress.serve(application, host=args.host, port=args.port, **SETTINGS, **_behind_a_proxy())
+    if args.workers > 1:
+        _serve_forked(args.host, args.port, args.workers)
+    else:
+        _serve(host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def start(tmp_path_factory, *options: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {
         **os.environ,
@@ -35,7 +34,16 @@ def server(tmp_path_factory):
         "OFCBOARD_TABLE": "1",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "ofcboard.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            *options,
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -50,6 +58,12 @@ def server(tmp_path_factory):
             assert process.poll() is None, "the server did not start"
             assert time.monotonic() < deadline, "the server did not answer"
             time.sleep(0.1)
+    return process, port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process, port = start(tmp_path_factory)
     yield port
     process.terminate()
     process.wait(10)
@@ -137,3 +151,14 @@ def test_a_body_just_under_the_limit_still_reaches_the_app(server):
         answer = sock.recv(200)
     # The app itself answers (its CSRF check refuses a form without a token).
     assert answer.startswith(b"HTTP/1.1 403")
+
+
+def test_several_processes_serve_one_port_and_stop_together(tmp_path_factory):
+    process, port = start(tmp_path_factory, "--workers", "2")
+    try:
+        assert [page(port) for _ in range(4)] == [200] * 4
+    finally:
+        process.terminate()
+        process.wait(10)
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
