@@ -42,7 +42,7 @@ _LABEL_GAP = 13  # least distance between two name labels' centres
 _NAME_CHARS = 12  # longer names are cut with an ellipsis (full name in <title>)
 # Points drawn for all the lines together, however long the night: a phone's chart is
 # 360 px wide, so more cannot be seen, only downloaded.
-_MOST_POINTS = 200
+_MOST_POINTS = 150
 # Characters XML 1.0 forbids even when escaped; a name pasted with one of them
 # would otherwise make the whole SVG invalid.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -344,7 +344,7 @@ def test_a_long_night_is_drawn_from_a_few_hundred_points_ending_where_it_ends():
     wave = [((n * 37) % 101) - 50 for n in range(1, rounds + 1)]
     night = [ChartSeries("Anna", wave), ChartSeries("Ben", [-v for v in wave])]
     lines = polylines(parse(running_totals_svg(night, rounds=rounds)))
-    assert sum(len(line) for line in lines) <= 200
+    assert sum(len(line) for line in lines) <= 150
     # Both lines reach their highest and lowest totals (-50 and +50 each), as drawn
     # from every point: the same top and bottom.
     assert min(y for _, y in lines[0]) == min(y for _, y in lines[1])
