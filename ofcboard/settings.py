@@ -105,11 +105,13 @@ TEMPLATES = [
 WSGI_APPLICATION = "ofcboard.wsgi.application"
 
 # Each server thread keeps its connection open (opening one was most of a poll's cost).
+# No health check before each request: on PostgreSQL it is one more round trip per
+# poll; a connection that broke (a database restart) fails one request and is replaced.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=600,
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS"),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

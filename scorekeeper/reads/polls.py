@@ -34,7 +34,7 @@ def _tables() -> dict[str, str]:
 
 
 _NIGHT = (
-    "SELECT n.version, n.ended_at, u.password, u.is_active"
+    "SELECT n.version, n.ended_at IS NOT NULL, u.password, u.is_active"
     " FROM {night} n"
     " JOIN {membership} m ON m.group_id = n.group_id AND m.left_at IS NULL"
     " JOIN {user} u ON u.id = m.user_id"
@@ -62,8 +62,8 @@ def night_poll(night_id: int, user_id: int) -> Polled | None:
     row = _fetch(_NIGHT, night_id, user_id)
     if row is None:
         return None
-    version, ended_at, password, is_active = row
-    return Polled(str(version), ended_at is not None, password, bool(is_active))
+    version, is_over, password, is_active = row
+    return Polled(str(version), bool(is_over), password, bool(is_active))
 
 
 def group_poll(group_id: int, user_id: int) -> Polled | None:
