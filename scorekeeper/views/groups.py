@@ -63,7 +63,7 @@ def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
     are as the phone's ``version`` says (no night started, changed or ended since),
     from the session and one query (see :mod:`scorekeeper.views.polling`)."""
     if polling.unchanged(request, group_poll, group_id) is not None:
-        return HttpResponse(status=204)
+        return polling.answer(HttpResponse(status=204))
     return _group_live(request, group_id)
 
 

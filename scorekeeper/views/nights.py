@@ -113,7 +113,9 @@ def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """
     polled = polling.unchanged(request, night_poll, night_id)
     if polled is not None:
-        return HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
+        return polling.answer(
+            HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
+        )
     return _night_live(request, night_id)
 
 

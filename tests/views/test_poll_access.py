@@ -2,8 +2,12 @@
 as for the pages. A stranger, a member who left and a logged-out visitor who send the
 night's or the group's current version learn nothing, exactly as today."""
 
+from datetime import timedelta
+
 import pytest
+from django.contrib.sessions.models import Session
 from django.urls import reverse
+from django.utils import timezone
 
 from scorekeeper.models import Group, Night
 from scorekeeper.services.groups import leave_group
@@ -88,6 +92,43 @@ def test_a_deactivated_account_is_sent_to_log_in(client, login, polls, which):
     anna.save()
     response = client.get(*urls[which])
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize("which", ["night", "group"])
+def test_a_session_ended_elsewhere_is_sent_to_log_in_though_its_cookie_comes_back(
+    client, login, polls, which
+):
+    urls, _ = polls
+    login("Anna")
+    assert client.get(*urls[which]).status_code == 204
+    cookie = client.cookies["sessionid"].value
+    Session.objects.filter(session_key=cookie).delete()  # logged out, or expired and cleared
+    client.cookies["sessionid"] = cookie
+    response = client.get(*urls[which])
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("which", ["night", "group"])
+def test_an_expired_session_is_sent_to_log_in(client, login, polls, which):
+    urls, _ = polls
+    login("Anna")
+    assert client.get(*urls[which]).status_code == 204
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    assert client.get(*urls[which]).status_code == 302
+
+
+@pytest.mark.parametrize("which", ["night", "group"])
+def test_an_unchanged_poll_takes_one_query_and_says_it_depends_on_the_cookie(
+    client, login, polls, which, django_assert_num_queries
+):
+    urls, _ = polls
+    login("Anna")
+    assert client.get(*urls[which]).status_code == 204  # reads the session once
+    with django_assert_num_queries(1):
+        response = client.get(*urls[which])
+    assert response.status_code == 204
+    assert "Cookie" in response["Vary"]
 
 
 def test_an_old_version_gets_the_fragment(client, login, polls):
