@@ -2,7 +2,7 @@
 signing up.
 
 Logins are counted by django-axes per name and per address, in the database by
-default (every gunicorn worker sees the same counts, no extra service) or in a
+default (every server process sees the same counts, no extra service) or in a
 shared cache when one is configured. Sign-ups are counted by django-ratelimit
 per invitation link and per address in the ``throttle`` cache (settings.py).
 """
@@ -72,7 +72,7 @@ def signup_refusal(request: HttpRequest, link: str = "") -> str:
     """Count one sign-up attempt from this address (and through invitation ``link``);
     the refusal in words once either has had its share, else ""."""
     # On SQLite the transaction takes the write lock first (BEGIN IMMEDIATE), so the
-    # database cache's read-then-write count is exact across gunicorn workers.
+    # database cache's read-then-write count is exact across server processes.
     with transaction.atomic():
         by_address = is_ratelimited(
             request,

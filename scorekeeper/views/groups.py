@@ -15,10 +15,12 @@ from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
+from scorekeeper.reads.polls import group_poll
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.throttle import signup_refusal
+from scorekeeper.views import polling
 from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -59,10 +61,17 @@ def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
-def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
     """The polled list of nights: answered without rendering while the group's nights
-    are as the phone's ``version`` says (no night started, changed or ended since)."""
+    are as the phone's ``version`` says (no night started, changed or ended since),
+    from the session and one query (see :mod:`scorekeeper.views.polling`)."""
+    if polling.unchanged(request, group_poll, group_id) is not None:
+        return polling.answer(HttpResponse(status=204))
+    return _group_live(request, group_id)
+
+
+@login_required
+def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     if request.GET.get("version", "") == group.nights_version():
         return HttpResponse(status=204)

@@ -11,20 +11,27 @@ from scorekeeper.forms.nights import EditRoundForm
 from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
-from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.access import AuthenticatedRequest, HtmxHttpRequest, member_night
 
 
 @require_GET
 @login_required
-def night_rounds(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+def night_rounds(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
+    """The rounds that went through, newest first, a page at a time: the phone asks
+    for the older ones (``?before=`` a round number) as the list is scrolled."""
     night = member_night(request, night_id)
     seats = list(night.seats.all())
+    before = request.GET.get("before", "")
+    page = recorded_rounds(night, before=int(before) if before.isdigit() else None)
     context = {
         "night": night,
-        "rounds": recorded_rounds(night),
+        "rounds": page.rounds,
+        "older_than": page.older_than,
         "seats": seats,
         "at_table": night.is_at_table(request.user, seats),
     }
+    if before and request.htmx:
+        return render(request, "scorekeeper/rounds.html#round-list", context)
     return render(request, "scorekeeper/rounds.html", context)
 
 

@@ -141,7 +141,7 @@ def test_the_table_keeps_playing_while_logins_are_hammered():
 
 
 def test_sign_up_counts_are_shared_through_the_database_cache(make_group, settings):
-    # As `make run` has them: in the database, so every gunicorn worker sees one count.
+    # As `make run` has them: in the database, so every server process sees one count.
     settings.CACHES = {
         **settings.CACHES,
         "throttle": {
