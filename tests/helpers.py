@@ -206,3 +206,10 @@ def fix_state_of(night: Night, number: int) -> str:
 
     round_ = night.rounds.get(number=number)
     return fix_state(round_, round_.entries.all())
+
+
+def body_text(response) -> str:
+    """A response's body as text, whether it was sent whole or streamed (the exports)."""
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()

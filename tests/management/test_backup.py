@@ -18,6 +18,7 @@ from scorekeeper.services.groups import create_group
 from scorekeeper.services.payments import mark_paid, pay_owed
 from scorekeeper.services.rounds import edit_round
 from tests.helpers import (
+    body_text,
     enter,
     log_in,
     make_night,
@@ -89,7 +90,7 @@ def everything_read(group: Group, nights: list[Night]) -> dict[str, str]:
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
-        pages[url] = without_tokens(response.content.decode())
+        pages[url] = without_tokens(body_text(response))
     return pages
 
 

@@ -14,7 +14,7 @@ from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import set_house_rules
 from scorekeeper.services.nights import change_night_rules
-from tests.helpers import finish, play
+from tests.helpers import body_text, finish, play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = parse_board({"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"})
@@ -284,10 +284,10 @@ def test_the_exports_carry_the_nights_rules(make_night, login):
     play(night, {"Anna": 3, "Bram": -3})
     finish(night)
     client = login("Anna")
-    data = json.loads(client.get(reverse("night_export", args=[night.pk, "json"])).content)
+    data = json.loads(body_text(client.get(reverse("night_export", args=[night.pk, "json"]))))
     [exported] = data["nights"]
     assert exported["scoring"] == {"system": "2-4", "scoop": 0, "majority": 1}
     assert exported["royalties"]["top_pair"]["AA"] == 12
     assert exported["royalties"]["top_pair"]["KK"] == 8  # the table in full
-    body = client.get(reverse("night_export", args=[night.pk, "csv"])).content.decode()
+    body = body_text(client.get(reverse("night_export", args=[night.pk, "csv"])))
     assert {row["scoring"] for row in csv.DictReader(io.StringIO(body))} == {"2-4"}
