@@ -1,15 +1,18 @@
 """Signing up and logging in: the name a person signs in with is the name the others see."""
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name
+from scorekeeper.terms import name_problem
 
 
 class NameField(forms.CharField):
     def __init__(self, **kwargs):
-        kwargs.setdefault("label", "Your name")
+        kwargs.setdefault("label", _("Your name"))
         kwargs.setdefault("max_length", 200)  # the clean step says "at most 30" in words
         super().__init__(**kwargs)
         self.widget.attrs.update(
@@ -26,16 +29,16 @@ class NameField(forms.CharField):
         try:
             return clean_name(value)
         except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(name_problem(error)) from None
 
 
 class SignUpForm(forms.Form):
-    name = NameField(error_messages={"required": "Please enter a name."})
+    name = NameField(error_messages={"required": _("Please enter a name.")})
     password = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        error_messages={"required": "Please choose a password."},
+        error_messages={"required": _("Please choose a password.")},
     )
 
     def clean_password(self):
@@ -46,13 +49,21 @@ class SignUpForm(forms.Form):
 
 class LoginForm(AuthenticationForm):
     error_messages = {
-        "invalid_login": "That name and password do not match. Check both and try again.",
-        "inactive": "This account is switched off.",
+        "invalid_login": _("That name and password do not match. Check both and try again."),
+        "inactive": _("This account is switched off."),
     }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["username"].label = "Your name"
+        self.fields["username"].label = _("Your name")
         self.fields["username"].widget.attrs.update(
             {"autocapitalize": "words", "spellcheck": "false"}
         )
+
+
+class LanguageForm(forms.Form):
+    """The language switcher on every page: one of settings.LANGUAGES, and the page to
+    go back to."""
+
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+    next = forms.CharField(required=False, max_length=2000)

@@ -1,7 +1,11 @@
 """The rules page: the royalty tables and every game's Fantasyland, read from the
 engine so the page can never disagree with the scoring."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game
+from scorekeeper.terms import category_name, high, option_label
 
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
 
@@ -15,15 +19,26 @@ def stays_in_words(game: Game) -> str:
         return "—"
     ways = []
     if game.stay_top_trips:
-        ways.append("trips on top")
+        ways.append(_("trips on top"))
     if game.stay_full_house_middle:
-        ways.append("a full house or better in the middle")
+        ways.append(_("a full house or better in the middle"))
     if game.stay_quads_bottom:
-        ways.append("quads or better on the bottom")
+        ways.append(_("quads or better on the bottom"))
     if game.stay_wheel_middle:
-        ways.append("a 7-5-4-3-2 middle")
-    cards = f"{game.stay_cards} cards" if game.stay_cards else "the same count again"
-    limit = f"; at most {game.stay_limit} stays in a row" if game.stay_limit is not None else ""
+        ways.append(_("a 7-5-4-3-2 middle"))
+    if game.stay_cards:
+        cards = ngettext("%(count)d card", "%(count)d cards", game.stay_cards) % {
+            "count": game.stay_cards
+        }
+    else:
+        cards = _("the same count again")
+    limit = ""
+    if game.stay_limit is not None:
+        limit = ngettext(
+            "; at most %(count)d stay in a row",
+            "; at most %(count)d stays in a row",
+            game.stay_limit,
+        ) % {"count": game.stay_limit}
     return f"{', '.join(ways)} ({cards}{limit})"
 
 
@@ -32,18 +47,19 @@ def rules_tables() -> dict:
     royalties = STANDARD_ROYALTIES
     return {
         "top_tables": [
-            ("Pairs on top", [(rank(r) * 2, pts) for r, pts in royalties.top_pair.items()]),
-            ("Trips on top", [(rank(r) * 3, pts) for r, pts in royalties.top_trips.items()]),
+            (_("Pairs on top"), [(rank(r) * 2, pts) for r, pts in royalties.top_pair.items()]),
+            (_("Trips on top"), [(rank(r) * 3, pts) for r, pts in royalties.top_trips.items()]),
         ],
         "five_card": [
-            (hand, royalties.middle.get(hand, 0), royalties.bottom.get(hand, 0))
+            (category_name(hand), royalties.middle.get(hand, 0), royalties.bottom.get(hand, 0))
             for hand in royalties.middle
         ],
-        "low_middle": [(f"{high}-high", points) for high, points in royalties.low_middle.items()],
+        "low_middle": [(high(value), points) for value, points in royalties.low_middle.items()],
         "games": [
             {
                 "game": game,
-                "entry": ", ".join(f"{o.label} ({o.cards})" for o in game.entry_options) or "—",
+                "entry": ", ".join(f"{option_label(o)} ({o.cards})" for o in game.entry_options)
+                or "—",
                 "stays": stays_in_words(game),
             }
             for game in PRESETS.values()

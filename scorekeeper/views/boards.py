@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper.forms.boards import BoardForm, apply_pick, board_initial, picker
@@ -81,9 +82,12 @@ def board_entry(
                 form.add_error(None, str(error))
             else:
                 if saved.round_recorded:
-                    messages.success(request, f"Every board is in: round {number} went through.")
+                    messages.success(
+                        request,
+                        _("Every board is in: round %(number)d went through.") % {"number": number},
+                    )
                 else:
-                    messages.success(request, "Cards saved.")
+                    messages.success(request, _("Cards saved."))
                 return redirect(request.path)
 
     page = board_page(night, round_, seat)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
@@ -84,7 +85,10 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     except Refused as error:
         messages.error(request, str(error))
         return redirect("group_detail", group_id=group.pk)
-    messages.success(request, f"You left {group.name}. Your past results stay in its history.")
+    messages.success(
+        request,
+        _("You left %(group)s. Your past results stay in its history.") % {"group": group.name},
+    )
     return redirect(reverse("home") + "?stay=1")
 
 
