@@ -23,6 +23,7 @@ from django.utils.translation import gettext, ngettext
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import MINUS
 from scorekeeper.i18n import decimal, money
+from scorekeeper.terms import row_description
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
@@ -272,7 +273,7 @@ def card_record(group: Group, user: User) -> CardRecord:
             record.made += result.fantasyland is not None
         if not result.fouled:
             rows += [
-                BestHand(row.key, row.description, row.row, night, round_.number)
+                BestHand(row.key, row_description(row), row.row, night, round_.number)
                 for row in result.rows
                 if not row.low  # a 2-7 middle ranks the other way round
             ]

@@ -62,7 +62,7 @@ def _check_fantasyland_claim(
 def check_points(points: int) -> None:
     """Refuse a total no hand can come to."""
     if not points_in_range(points):
-        raise Refused(_("A total must be between −%(most)d and %(most)d.") % {"most": MAX_POINTS})
+        raise Refused(_("A total must be between -%(most)d and %(most)d.") % {"most": MAX_POINTS})
 
 
 @dataclass(frozen=True)

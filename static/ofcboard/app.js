@@ -2,10 +2,13 @@
 (function () {
   "use strict";
 
+  // Django's JavaScript catalogue (jsi18n) brings gettext; without it, English.
+  const gettext = window.gettext || ((text) => text);
+
   function copyText(input, button) {
     const done = () => {
       const label = button.textContent;
-      button.textContent = "Copied";
+      button.textContent = gettext("Copied");
       setTimeout(() => { button.textContent = label; }, 1500);
     };
     // The clipboard API needs HTTPS; on the table's plain-HTTP Wi-Fi fall back to a selection.
@@ -61,14 +64,14 @@
   document.addEventListener("htmx:sendError", (event) => {
     const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
     showProblem(event.detail.elt, polling
-      ? "No connection to the table's server. Retrying…"
-      : "Not saved: no connection. Check the Wi-Fi and tap Save again.");
+      ? gettext("No connection to the table's server. Retrying…")
+      : gettext("Not saved: no connection. Check the Wi-Fi and tap Save again."));
   });
   document.addEventListener("htmx:responseError", (event) => {
     const outOfDate = event.detail.xhr && event.detail.xhr.status === 403;
     showProblem(event.detail.elt, outOfDate
-      ? "Not saved: this page is out of date (a new login?). Reload the page and save again."
-      : "Not saved: the server had a problem. Tap Save again.");
+      ? gettext("Not saved: this page is out of date (a new login?). Reload the page and save again.")
+      : gettext("Not saved: the server had a problem. Tap Save again."));
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;
