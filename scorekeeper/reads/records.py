@@ -23,10 +23,10 @@ from django.utils.translation import gettext, ngettext
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import MINUS
 from scorekeeper.i18n import decimal, money
-from scorekeeper.terms import row_description
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
+from scorekeeper.terms import row_description
 
 BEST_HANDS = 3
 
