@@ -41,6 +41,13 @@ ROW_NAMES = {
     "bottom": pgettext_lazy("row", "bottom"),
 }
 
+# A row as the label beside its cards: short, so it fits beside them on a phone.
+ROW_LABELS = {
+    "top": pgettext_lazy("row label", "Top"),
+    "middle": pgettext_lazy("row label", "Middle"),
+    "bottom": pgettext_lazy("row label", "Bottom"),
+}
+
 HAND_NAMES = {
     "high card": _("high card"),
     "pair": _("pair"),
@@ -105,6 +112,11 @@ def option_label(option: EntryOption) -> str:
 def row_name(row: str) -> str:
     """ "top", "middle" or "bottom" (a Row is one of those strings)."""
     return str(ROW_NAMES.get(str(row), row))
+
+
+def row_label(row: str) -> str:
+    """ "Top", "Middle" or "Bottom", as the label beside a row's cards."""
+    return str(ROW_LABELS.get(str(row), row))
 
 
 def category_name(name: str) -> str:

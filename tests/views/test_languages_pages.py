@@ -7,69 +7,13 @@ Dutch players say in English too. Text nodes and the attributes a person reads o
 hears (title, aria-label, placeholder, data-confirm) are both checked.
 """
 
-import re
-from html.parser import HTMLParser
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Night
 from tests.helpers import enter, finish, log_in, make_group, make_night, play, set_cards
-
-# The players, and the rules page's example players A, B and C.
-NAMES = {"Anna", "Bram", "Chris", "Dana", "Gus", "Friday", "OFC", "A", "B", "C"}
-# What any language writes the same: the brand, card notation and file formats.
-EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands", "ah"}
-# English words that Dutch tables say as they are (the game's own terms).
-DUTCH_TOO = {
-    "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
-    "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
-    "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal",
-}  # fmt: skip
-READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "data-confirm", "alt"}
-# A card ("Qh", "10h"), or ranks on their own ("QQ", "K", "A-J-8" in pieces).
-CARD = re.compile(r"^(10|[2-9TJQKA])+[shdc]?$")
-
-
-class Texts(HTMLParser):
-    """The text nodes of a page and the attributes people read, stripped, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-        self._skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in {"script", "style"}:
-            self._skip += 1
-        for name, value in attrs:
-            if name in READ_ATTRIBUTES and value and value.strip():
-                self.texts.append(value.strip())
-
-    def handle_endtag(self, tag):
-        if tag in {"script", "style"}:
-            self._skip -= 1
-
-    def handle_data(self, data):
-        if not self._skip and data.strip():
-            self.texts.append(" ".join(data.split()))
-
-
-def texts_of(body: str) -> list[str]:
-    parser = Texts()
-    parser.feed(body)
-    return parser.texts
-
-
-def leftover(text: str, allowed: set[str]) -> list[str]:
-    """The words of ``text`` with Latin letters that are neither cards nor ``allowed``."""
-    words = re.findall(r"[A-Za-z0-9'’]+", text)
-    return [
-        word
-        for word in words
-        if re.search("[A-Za-z]", word) and word not in allowed and not CARD.match(word)
-    ]
+from tests.languages import DUTCH_TOO, EVERYWHERE, NAMES, leftover, texts_of
 
 
 @pytest.fixture
