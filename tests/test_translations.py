@@ -44,7 +44,7 @@ def entries(catalogue) -> dict:
 
 
 def test_every_language_of_the_settings_has_its_catalogues():
-    assert TRANSLATED == ["nl", "zh-hans"]
+    assert {"nl", "zh-hans"} <= set(TRANSLATED)
     for path in CATALOGUES:
         assert path.exists(), path
         assert path.with_suffix(".mo").exists(), path
