@@ -62,8 +62,6 @@ class LoginForm(AuthenticationForm):
 
 
 class LanguageForm(forms.Form):
-    """The language switcher on every page: one of settings.LANGUAGES, and the page to
-    go back to."""
+    """The language switcher on every page: one of settings.LANGUAGES."""
 
     language = forms.ChoiceField(choices=settings.LANGUAGES)
-    next = forms.CharField(required=False, max_length=2000)

@@ -41,7 +41,7 @@ def language(request: HttpRequest) -> HttpResponse:
     """Switch the language: on the account when logged in, in a cookie in any case (so
     the login page after logging out still speaks it)."""
     form = LanguageForm(request.POST)
-    target = request.POST.get("next", "")
+    target = request.POST.get("next", "")  # the page the switcher was on
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
