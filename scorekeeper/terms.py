@@ -180,7 +180,7 @@ def row_description(row: RowResult) -> str:
     return describe(row.key)
 
 
-def high(rank: int) -> str:
+def high_card(rank: int) -> str:
     """A 2-7 middle named by its highest card: "7-high"."""
     return gettext("%(rank)s-high") % {"rank": rank}
 

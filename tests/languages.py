@@ -15,7 +15,8 @@ EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands
 DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
-    "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal",
+    "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal", "trips", "full",
+    "straight", "royal", "Scoop", "scoop", "royalties",
 }  # fmt: skip
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "data-confirm", "alt"}
 # A card ("Qh", "10h"), or ranks on their own ("QQ", "K", "A-J-8" in pieces).

@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game
-from scorekeeper.terms import category_name, high, option_label
+from scorekeeper.terms import category_name, high_card, option_label
 
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
 
@@ -54,7 +54,9 @@ def rules_tables() -> dict:
             (category_name(hand), royalties.middle.get(hand, 0), royalties.bottom.get(hand, 0))
             for hand in royalties.middle
         ],
-        "low_middle": [(high(value), points) for value, points in royalties.low_middle.items()],
+        "low_middle": [
+            (high_card(value), points) for value, points in royalties.low_middle.items()
+        ],
         "games": [
             {
                 "game": game,
