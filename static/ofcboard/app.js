@@ -2,13 +2,14 @@
 (function () {
   "use strict";
 
-  // Django's JavaScript catalogue (jsi18n) brings gettext; without it, English.
-  const gettext = window.gettext || ((text) => text);
+  // The page's words, translated with it: base.html puts them on <body> (English
+  // without them), so they work offline too.
+  const word = (name, english) => (document.body && document.body.dataset[name]) || english;
 
   function copyText(input, button) {
     const done = () => {
       const label = button.textContent;
-      button.textContent = gettext("Copied");
+      button.textContent = word("textCopied", "Copied");
       setTimeout(() => { button.textContent = label; }, 1500);
     };
     // The clipboard API needs HTTPS; on the table's plain-HTTP Wi-Fi fall back to a selection.
@@ -64,14 +65,14 @@
   document.addEventListener("htmx:sendError", (event) => {
     const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
     showProblem(event.detail.elt, polling
-      ? gettext("No connection to the table's server. Retrying…")
-      : gettext("Not saved: no connection. Check the Wi-Fi and tap Save again."));
+      ? word("textRetrying", "No connection to the table's server. Retrying…")
+      : word("textNoConnection", "Not saved: no connection. Check the Wi-Fi and tap Save again."));
   });
   document.addEventListener("htmx:responseError", (event) => {
     const outOfDate = event.detail.xhr && event.detail.xhr.status === 403;
     showProblem(event.detail.elt, outOfDate
-      ? gettext("Not saved: this page is out of date (a new login?). Reload the page and save again.")
-      : gettext("Not saved: the server had a problem. Tap Save again."));
+      ? word("textOutOfDate", "Not saved: this page is out of date (a new login?). Reload the page and save again.")
+      : word("textServerProblem", "Not saved: the server had a problem. Tap Save again."));
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;

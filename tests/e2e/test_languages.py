@@ -29,6 +29,7 @@ SAYS = {
         "settle": "Wie betaalt wie",
         "money": "€ 0,50",
         "royalties": "Royalties",
+        "hint": "Kaarten die je nu tikt gaan naar de bovenrij.",
     },
     "zh-hans": {
         "join": "加入“Friday OFC”",
@@ -37,6 +38,7 @@ SAYS = {
         "settle": "谁付给谁",
         "money": "€0.50",
         "royalties": "奖励分",
+        "hint": "现在点的牌会放进头道。",
     },
 }
 ANNA = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")  # a flush bottom: royalties 4
@@ -157,6 +159,9 @@ def test_a_short_night_in_the_phones_language(language, browser, live_server, ma
         for page, rows in ((anna, ANNA), (bram, BRAM)):
             page.locator(".cards-link a").click()
             pick(page, rows)
+            # The picker's own words (picker.js) come in the page's language too.
+            page.locator(".board-row[data-row='top'] .row-name").click()
+            expect(page.locator("[data-hint]")).to_have_text(says["hint"])
             page.locator("button.save-board").click()
             expect(page.get_by_test_id("board-result")).to_contain_text(says["royalties"])
         look(anna, language, "7-board", english)
