@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite setup setup-dev chromium lint format bench clean
+.PHONY: run dev test test-sqlite setup setup-dev chromium wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,16 +23,16 @@ setup: $(VENV)/.app-installed
 
 setup-dev: $(VENV)/.dev-installed
 
-# Served by gunicorn with DEBUG off (no error pages with code in them on the phones),
-# over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key.
+# Served by waitress with DEBUG off (no error pages with code in them on the phones),
+# over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key. Every
+# server setting is in ofcboard/serve.py, which the benchmarks start too.
 TABLE_ENV := DEBUG=0 OFCBOARD_TABLE=1
 
 run: setup
 	$(TABLE_ENV) $(BIN)/python manage.py migrate --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py welcome --port $(PORT)
-	$(TABLE_ENV) $(BIN)/gunicorn ofcboard.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --threads 8 \
-		--access-logfile - --log-level warning
+	$(TABLE_ENV) $(BIN)/python -m ofcboard.serve --port $(PORT)
 
 # The same with Django's development server: reloads on changes, debug pages.
 dev: setup
@@ -52,6 +52,13 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-zenhei || true; \
 	fi
 
+# The HTTP benchmark's load generator, from Debian.
+wrk:
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; \
+	fi
+
 lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -63,17 +70,22 @@ format: setup-dev
 
 # The whole suite on SQLite (the default), then everything that touches the
 # database again on PostgreSQL, which .ci/postgres installs and starts if needed.
+# The test of several app nodes shares a Redis cache, which .ci/redis does the same for.
 test: setup-dev chromium lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n 2 -p no:cacheprovider
-	DATABASE_URL=$$(.ci/postgres) $(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
+	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 2 -p no:cacheprovider
+	DATABASE_URL=$$(.ci/postgres) OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) \
+		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
 
 test-sqlite: setup-dev chromium
 	$(BIN)/pytest -n 2 -p no:cacheprovider
 
-bench: setup-dev
+# bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py
+bench: setup-dev wrk
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/poll.py
+	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -6,6 +6,7 @@ kept in an ignored file so sessions survive restarts.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -70,6 +71,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and polls gzipped (static files come compressed from whitenoise). BREACH:
+    # Django masks the CSRF token afresh in every response and pads the gzip header
+    # with random bytes (Heal The Breach), so compressing pages that carry secrets is safe.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -102,10 +107,14 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "ofcboard.wsgi.application"
 
+# Each server thread keeps its connection open (opening one was most of a poll's cost).
+# No health check before each request: on PostgreSQL it is one more round trip per
+# poll; a connection that broke (a database restart) fails one request and is replaced.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=60,
+        conn_max_age=600,
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS"),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -118,7 +127,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
         ),
     }
+elif env_bool("DATABASE_POOL"):
+    # Several app nodes on one PostgreSQL: psycopg's pool, a few connections per process
+    # that its threads share, instead of one kept open per thread.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8"))}
+    }
+
+# A cache shared by every app node (Redis, e.g. CACHE_URL=redis://cache:6379/0): sessions
+# are read from it instead of the database. Without it each process caches on its own.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "ofcboard")
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if CACHE_URL:
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
+    }
+    # Written through to the database too: a cache restart logs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# The app has no uploads; its largest form is a few hundred bytes (the server refuses
+# bigger bodies before reading them, see ofcboard/serve.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -193,3 +226,59 @@ LOGGING = {
 }
 
 AUTH_USER_MODEL = "scorekeeper.User"
+
+
+# --- Throttling, invitations and private pages ------------------------------
+# Logins: django-axes counts wrong passwords per name and per address in the
+# database (shared by every worker, nothing to install); with THROTTLE_CACHE_URL
+# (a Redis address) the counts live there instead. Sign-ups: django-ratelimit
+# counts in the "throttle" cache, Django's database cache unless a Redis is given.
+# The port `make run` serves on, for links built on the table's Wi-Fi (views/access.py).
+OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
+# Several nodes sharing a Redis (CACHE_URL) count there too, unless told otherwise.
+THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
+INSTALLED_APPS += ["axes"]
+# Last, as axes asks: it turns a locked-out login into the page's refusal in words.
+MIDDLEWARE += ["scorekeeper.middleware.private_pages", "axes.middleware.AxesMiddleware"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("OFCBOARD_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The login form's field, as authenticate() is called (the account's field is "name").
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
+# Counts simply run out after the cool-off: a reset on success would let someone
+# clear their address's count by logging in to an account of their own.
+AXES_RESET_ON_SUCCESS = False
+# Behind a TLS proxy, the header in which it passes the phone's address
+# (HTTP_X_FORWARDED_FOR, HTTP_X_REAL_IP); otherwise every phone is the proxy.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
+AXES_ENABLE_ADMIN = False
+# Only failures are kept: nobody needs a log of when each friend logged in.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler"
+    if THROTTLE_CACHE_URL
+    else "axes.handlers.database.AxesDatabaseHandler"
+)
+CACHES["throttle"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": THROTTLE_CACHE_URL,
+        "KEY_PREFIX": CACHE_KEY_PREFIX + "-throttle",
+    }
+    if THROTTLE_CACHE_URL
+    # Created by `migrate` (scorekeeper/apps.py), so `make run` needs no extra step.
+    else {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "ofcboard_throttle",
+    }
+)
+AXES_CACHE = "throttle"
+RATELIMIT_USE_CACHE = "throttle"

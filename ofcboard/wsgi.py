@@ -1,4 +1,4 @@
-"""WSGI entry point, e.g. `gunicorn ofcboard.wsgi`."""
+"""WSGI entry point: `python -m ofcboard.serve` serves it (see ofcboard/serve.py)."""
 
 import os
 

@@ -1,6 +1,21 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
+from django.core.management import call_command
+from django.db.models.signals import post_migrate
+
+
+def create_cache_tables(sender, using: str = "default", **kwargs) -> None:
+    # The database cache that counts sign-ups (settings.py) needs its table; making
+    # it here means `migrate` (and so `make run`) is all a fresh install needs.
+    call_command("createcachetable", database=using, verbosity=0)
 
 
 class ScorekeeperConfig(AppConfig):
     name = "scorekeeper"
     verbose_name = "OFC Board score keeper"
+
+    def ready(self) -> None:
+        post_migrate.connect(create_cache_tables, sender=self)
+        from scorekeeper.middleware import carry_account_language
+
+        user_logged_in.connect(carry_account_language, dispatch_uid="carry_account_language")

@@ -40,6 +40,9 @@ _FONT_SIZE = 11
 _CHAR_WIDTH = 6.6
 _LABEL_GAP = 13  # least distance between two name labels' centres
 _NAME_CHARS = 12  # longer names are cut with an ellipsis (full name in <title>)
+# Points drawn for all the lines together, however long the night: a phone's chart is
+# 360 px wide, so more cannot be seen, only downloaded.
+_MOST_POINTS = 150
 # Characters XML 1.0 forbids even when escaped; a name pasted with one of them
 # would otherwise make the whole SVG invalid.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -204,10 +207,11 @@ def running_totals_svg(
     for index, (line, label) in enumerate(zip(series, labels, strict=True)):
         end_x, end_y = ends[index]
         label_y = label_ys[index]
-        coordinates = " ".join(
-            f"{_n(x_at(number))},{_n(y_at(value))}"
-            for number, value in enumerate((0, *line.points), start=line.start)
+        drawn = _thinned(
+            list(enumerate((0, *line.points), start=line.start)),
+            most=max(_LEAST_PER_LINE, _MOST_POINTS // len(series)),
         )
+        coordinates = " ".join(f"{_n(x_at(number))},{_n(y_at(value))}" for number, value in drawn)
         colour = index if line.colour is None else line.colour
         parts.append(
             f'<g class="series series-{colour % SERIES_CLASSES}">'
@@ -274,6 +278,37 @@ def _spread(wanted: list[float], *, gap: float, lowest: float, highest: float) -
     for index in reversed(order):
         following = placed[index] = min(placed[index], following - gap)
     return placed
+
+
+_LEAST_PER_LINE = 24
+
+
+def _thinned(points: list[tuple[int, int]], *, most: int) -> list[tuple[int, int]]:
+    """At most ``most`` of a line's (round, total) points, keeping its shape.
+
+    The points are cut into runs and each run keeps its lowest and its highest
+    point, in round order, so every peak and dip stays where it was; the first
+    and the last point always stay.
+
+    >>> line = [(n, v) for n, v in enumerate([0, 5, -3, 2, 9, 1, 4, -8, 0, 3])]
+    >>> _thinned(line, most=20) == line
+    True
+    >>> _thinned(line, most=6)
+    [(0, 0), (2, -3), (4, 9), (6, 4), (7, -8), (9, 3)]
+    """
+    if len(points) <= most:
+        return points
+    inner = points[1:-1]
+    runs = max(1, (most - 2) // 2)
+    size = math.ceil(len(inner) / runs)
+    kept = [points[0]]
+    for start in range(0, len(inner), size):
+        run = inner[start : start + size]
+        low = min(run, key=lambda point: point[1])
+        high = max(run, key=lambda point: point[1])
+        kept.extend(sorted({low, high}))
+    kept.append(points[-1])
+    return kept
 
 
 def _nice_step(span: int, *, target: int = 4) -> int:

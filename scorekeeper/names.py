@@ -1,6 +1,9 @@
 """Display names: the name a person signs in with is the name the others see."""
 
 import unicodedata
+from functools import cache
+
+from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
 MAX_NAME_LENGTH = 30
 
@@ -11,7 +14,8 @@ def clean_name(raw: str) -> str:
     >>> clean_name("  Anna   Maria ")
     'Anna Maria'
     """
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    # NFKC: a full-width "Ａｎｎａ" is the "Anna" it looks like, so the name check sees it.
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not name:
         raise ValueError("Please enter a name.")
     if len(name) > MAX_NAME_LENGTH:
@@ -29,3 +33,60 @@ def suggest_alternative(name: str, taken: set[str]) -> str:
         if candidate.lower() not in taken:
             return candidate
     return f"{name[: MAX_NAME_LENGTH - 3]} ZZ"
+
+
+def has_hidden_characters(text: str) -> bool:
+    """Whether ``text`` holds characters a reader cannot see or that change what the
+    rest looks like: control codes (an ANSI escape), format characters (a zero-width
+    space, a right-to-left override), private-use or unassigned code points. Ordinary
+    spaces, tabs and line breaks are not hidden: they are collapsed to one space.
+
+    >>> has_hidden_characters("Friday OFC"), has_hidden_characters("Fri\u202eday")
+    (False, True)
+    """
+    return any(unicodedata.category(ch)[0] == "C" and not ch.isspace() for ch in text)
+
+
+def tidy_title(raw: str) -> str:
+    """A group's name as stored: NFKC, spaces collapsed (may come back empty).
+
+    >>> tidy_title("  Friday   ＯＦＣ ")
+    'Friday OFC'
+    """
+    return " ".join(unicodedata.normalize("NFKC", raw).split())
+
+
+@cache
+def _look_alike_classes() -> dict[str, str]:
+    """Every single character that Unicode lists as confusable, mapped to one
+    representative of all the characters it can be taken for (the lowest code point
+    of its class, joined transitively: "l", "1", "I" and "|" end up together)."""
+    parent: dict[str, str] = {}
+
+    def find(ch: str) -> str:
+        while parent.get(ch, ch) != ch:
+            ch = parent[ch]
+        return ch
+
+    for ch, homoglyphs in confusables_data.items():
+        for homoglyph in homoglyphs:
+            other = homoglyph["c"]
+            if len(ch) == 1 and len(other) == 1:
+                a, b = find(ch), find(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return {ch: find(ch) for ch in parent}
+
+
+def look_alike_key(name: str) -> str:
+    """What ``name`` looks like: two names with the same key cannot be told apart at a
+    glance (a Cyrillic "А" for a Latin "A", "Anna" and "ANNA").
+
+    >>> look_alike_key("Anna") == look_alike_key("\u0410nna") == look_alike_key("ＡＮＮＡ")
+    True
+    >>> look_alike_key("Anna") == look_alike_key("Anne")
+    False
+    """
+    classes = _look_alike_classes()
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(classes.get(ch, ch) for ch in "".join(folded.split()))

@@ -2,6 +2,7 @@
 outside of any request."""
 
 import os
+import re
 import socket
 
 
@@ -39,3 +40,28 @@ def base_urls(port: int = 8000) -> list[str]:
         return [configured]
     hosts = lan_addresses() or ["localhost"]
     return [f"http://{host}:{port}" for host in hosts]
+
+
+LOOPBACK = {"localhost", "127.0.0.1"}
+HOST_AND_PORT = re.compile(r"([A-Za-z0-9.-]+)(?::([0-9]{1,5}))?")
+
+
+def table_base_url(requested_host: str, default_port: int = 8000) -> str:
+    """The address to build links and QR codes from on the table's Wi-Fi, where any
+    Host header is accepted: never the Host header itself unless it names this machine.
+
+    OFCBOARD_BASE_URL wins when set. A phone that opened one of this machine's own
+    addresses gets that address back (its port too: it reached us through it); any
+    other host (``evil.example``) gets this machine's first address on the Wi-Fi.
+    """
+    configured = os.environ.get("OFCBOARD_BASE_URL", "").rstrip("/")
+    if configured:
+        return configured
+    own = lan_addresses()
+    match = HOST_AND_PORT.fullmatch(requested_host)
+    host, port = (match[1].lower(), match[2]) if match else ("", None)
+    if host in own:
+        return f"http://{requested_host}"
+    first = own[0] if own else "localhost"
+    # A loopback address is this machine too, but not one a phone can open.
+    return f"http://{first}:{port if host in LOOPBACK and port else default_port}"

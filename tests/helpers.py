@@ -198,3 +198,18 @@ def play_nights(make_night, group, count):
         enter(night, "Anna", 3)
         enter(night, "Bram", -3)
         finish(night)
+
+
+def fix_state_of(night: Night, number: int) -> str:
+    """Round ``number``'s state as its fix page shows it (the form's hidden ``state``)."""
+    from scorekeeper.services.rounds import fix_state
+
+    round_ = night.rounds.get(number=number)
+    return fix_state(round_, round_.entries.all())
+
+
+def body_text(response) -> str:
+    """A response's body as text, whether it was sent whole or streamed (the exports)."""
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()

@@ -33,3 +33,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Serve static files from the app folders, as `make run` does; no collectstatic needed.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# Sign-ups are counted in this process's memory, emptied before each test
+# (tests/conftest.py), so one test's sign-ups never throttle another's.
+CACHES = {
+    **CACHES,
+    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
+}

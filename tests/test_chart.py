@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.chart import ChartSeries, running_totals_svg
+from scorekeeper.chart import ChartSeries, _thinned, running_totals_svg
 from scorekeeper.formatting import signed
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -337,3 +337,37 @@ def test_late_lines_start_at_zero_at_their_round_and_stay_in_the_view_box(player
     assert all(len(xs) == 1 for xs in first_x.values())
     ordered = [xs.pop() for _, xs in sorted(first_x.items())]
     assert ordered == sorted(set(ordered))
+
+
+def test_a_long_night_is_drawn_from_a_few_hundred_points_ending_where_it_ends():
+    rounds = 1000
+    wave = [((n * 37) % 101) - 50 for n in range(1, rounds + 1)]
+    night = [ChartSeries("Anna", wave), ChartSeries("Ben", [-v for v in wave])]
+    lines = polylines(parse(running_totals_svg(night, rounds=rounds)))
+    assert sum(len(line) for line in lines) <= 150
+    # Both lines reach their highest and lowest totals (-50 and +50 each), as drawn
+    # from every point: the same top and bottom.
+    assert min(y for _, y in lines[0]) == min(y for _, y in lines[1])
+    assert max(y for _, y in lines[0]) == max(y for _, y in lines[1])
+    # Each line still starts at round 0 and ends at the last round, left to right.
+    for line in lines:
+        xs = [x for x, _ in line]
+        assert xs == sorted(xs)
+    assert lines[0][0] == lines[1][0]
+    assert lines[0][-1][0] == lines[1][-1][0]
+
+
+def test_thinning_keeps_each_runs_lowest_and_highest_point_in_order():
+    points = [(n, ((n * 37) % 101) - 50) for n in range(1001)]
+    kept = _thinned(points, most=100)
+    assert len(kept) <= 100
+    assert kept[0] == points[0] and kept[-1] == points[-1]
+    assert max(kept, key=lambda p: p[1]) == max(points, key=lambda p: p[1])
+    assert min(kept, key=lambda p: p[1]) == min(points, key=lambda p: p[1])
+    assert kept == sorted(kept)
+    assert set(kept) <= set(points)
+
+
+def test_a_short_night_keeps_every_point():
+    root = parse(running_totals_svg(NIGHT, rounds=3))
+    assert [len(line) for line in polylines(root)] == [4, 4, 4]

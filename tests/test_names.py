@@ -2,7 +2,13 @@
 
 import pytest
 
-from scorekeeper.names import clean_name, suggest_alternative
+from scorekeeper.names import (
+    clean_name,
+    has_hidden_characters,
+    look_alike_key,
+    suggest_alternative,
+    tidy_title,
+)
 
 
 @pytest.mark.parametrize(
@@ -37,3 +43,42 @@ def test_names_refuse_empty_overlong_and_symbols(raw, message):
 
 def test_a_taken_name_suggests_a_free_one():
     assert suggest_alternative("Tom", {"tom", "tom b"}) == "Tom C"
+
+
+def test_a_full_width_name_is_the_name_it_reads_as():
+    assert clean_name("Ａｎｎａ") == "Anna"
+
+
+@pytest.mark.parametrize(
+    "raw", ["\u200b", "Ann\u200ba", "Ann\u202ea", "\x1b[31mAnna", "An\u0000na", "Ann\ue000a"]
+)
+def test_names_with_invisible_or_control_characters_are_refused(raw):
+    with pytest.raises(ValueError):
+        clean_name(raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("Friday OFC 🃏", False),
+        ("Friday\tOFC\n", False),  # ordinary spaces, collapsed later
+        ("\u200b", True),  # zero-width space
+        ("Friday\u202eCFO", True),  # right-to-left override
+        ("\x1b[2J", True),  # a terminal escape
+        ("Fri\u2066day", True),  # a bidi isolate
+    ],
+)
+def test_hidden_characters(text, hidden):
+    assert has_hidden_characters(text) is hidden
+
+
+def test_look_alike_names_share_a_key_and_different_names_do_not():
+    assert look_alike_key("Anna") == look_alike_key("\u0410nna") == look_alike_key("ANNA")
+    assert look_alike_key("Gus") == look_alike_key("Gu\u0455")
+    assert look_alike_key("Anna Maria") == look_alike_key("Anna  Maria")
+    names = ["Anna", "Anne", "Bram", "Chris", "Zoë", "Zoe", "Łukasz", "李小龍", "Tom", "Tim"]
+    assert len({look_alike_key(name) for name in names}) == len(names)
+
+
+def test_a_group_name_is_tidied():
+    assert tidy_title("  Friday   ＯＦＣ ") == "Friday OFC"

@@ -1,13 +1,17 @@
 """Signing up and logging in: the name a person signs in with is the name the others see."""
 
+import unicodedata
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name
 from scorekeeper.terms import name_problem
+from scorekeeper.throttle import login_locked_message
 
 
 class NameField(forms.CharField):
@@ -59,6 +63,30 @@ class LoginForm(AuthenticationForm):
         self.fields["username"].widget.attrs.update(
             {"autocapitalize": "words", "spellcheck": "false"}
         )
+
+    def clean_username(self) -> str:
+        # Checked before any query: a 50,000-character name would otherwise reach the
+        # database's case-insensitive lookup (on SQLite, "pattern too complex").
+        name = " ".join(unicodedata.normalize("NFKC", self.cleaned_data["username"]).split())
+        if len(name) > MAX_NAME_LENGTH:
+            raise forms.ValidationError(
+                TOO_LONG_TO_LOG_IN, code="max_length", params={"count": MAX_NAME_LENGTH}
+            )
+        return name
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            # django-axes turned the attempt down before the password was checked.
+            if getattr(self.request, "axes_locked_out", False):
+                raise forms.ValidationError(login_locked_message(), code="locked") from None
+            raise
+
+
+TOO_LONG_TO_LOG_IN = gettext_lazy(
+    "No account has a name that long: names have at most %(count)d characters."
+)
 
 
 class LanguageForm(forms.Form):

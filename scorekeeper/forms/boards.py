@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.forms.fields import PointsInput
+from scorekeeper.forms.fields import PointsInput, SaveKeyField
 from scorekeeper.models import Board, parse_board
 from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
 
@@ -70,6 +70,7 @@ class BoardForm(forms.Form):
         label=_("Your total"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
+    key = SaveKeyField()
 
     def _clean_row(self, name: str) -> list[str]:
         try:

@@ -3,11 +3,14 @@
 from decimal import Decimal
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.formats import number_format
 from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import MAX_POINTS
+from scorekeeper.names import has_hidden_characters, tidy_title
 
 
 class PointsInput(forms.IntegerField):
@@ -33,6 +36,26 @@ class PointsInput(forms.IntegerField):
             if value.startswith("+"):
                 value = value[1:]
         return super().to_python(value)
+
+
+class SaveKeyField(forms.CharField):
+    """The key the phone makes for one intended save (``Entry.client_key``): hidden,
+    filled by the page's script, blank when the page runs without JavaScript."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 64)
+        kwargs.setdefault("widget", forms.HiddenInput(attrs={"data-save-key": ""}))
+        kwargs.setdefault(
+            "validators",
+            [
+                RegexValidator(
+                    r"^[A-Za-z0-9-]{16,64}$",
+                    gettext_lazy("This save cannot be read. Reload the page and save again."),
+                )
+            ],
+        )
+        super().__init__(**kwargs)
 
 
 class MoneyField(forms.DecimalField):
@@ -61,3 +84,23 @@ class MoneyField(forms.DecimalField):
     def clean(self, value) -> int | None:
         amount: Decimal | None = super().clean(value)
         return None if amount is None else int(amount * 100)
+
+
+class TitleField(forms.CharField):
+    """A name for something shared (a group): any letters, digits, signs or emoji,
+    NFKC-normalised and its spaces collapsed; nothing invisible and no control codes."""
+
+    default_error_messages = {
+        "hidden": gettext_lazy(
+            "A group name cannot have invisible characters or control codes "
+            "(such as a zero-width space or a text-direction mark)."
+        ),
+    }
+
+    def to_python(self, value):
+        return tidy_title(super().to_python(value))
+
+    def validate(self, value):
+        if has_hidden_characters(value):
+            raise forms.ValidationError(self.error_messages["hidden"], code="hidden")
+        super().validate(value)

@@ -6,13 +6,17 @@ from itertools import pairwise
 from django import forms
 from django.db.models import QuerySet
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.forms.fields import MoneyField, PointsInput
+from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
 from scorekeeper.terms import GAME_NAMES
+
+# A hidden field that is missing or malformed: the page was made by another version
+# of the app, or edited by hand. Reloading it is the answer either way.
+OUT_OF_DATE = gettext_lazy("This page is out of date. Reload it and try again.")
 
 GAME_CHOICES = [(game_id, GAME_NAMES.get(game_id, game.name)) for game_id, game in PRESETS.items()]
 MAX_SEATS = max(game.max_players for game in PRESETS.values())
@@ -148,6 +152,8 @@ class EntryForm(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid_choice": _("That seat is not at this table.")},
     )
+    # Fields the page fills in, not the player: a problem with one is said as one thing.
+    PAGE_FIELDS = ("round", "seat", "fantasyland")
     points = PointsInput(
         label=_("Your total"),
         widget=forms.TextInput(
@@ -161,10 +167,17 @@ class EntryForm(forms.Form):
         ),
     )
     fantasyland = forms.CharField(required=False, max_length=20)
+    key = SaveKeyField()
 
     def __init__(self, *args, night: Night, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].queryset = night.seats.all()
+
+    def clean(self):
+        data = super().clean()
+        if [self.errors.pop(name) for name in self.PAGE_FIELDS if name in self.errors]:
+            raise forms.ValidationError(OUT_OF_DATE, code="out_of_date")
+        return data
 
     def claim(self) -> tuple[str, bool]:
         """(made, stayed) for the service from the one Fantasyland field."""
@@ -175,7 +188,18 @@ class EntryForm(forms.Form):
 
 
 class EditRoundForm(forms.Form):
-    """New totals for every entry of a recorded round."""
+    """New totals for every entry of a recorded round, and the round's state as the
+    page showed it (``services.rounds.fix_state``), so a fix from an out-of-date page
+    is refused instead of overwriting another."""
+
+    state = forms.CharField(
+        widget=forms.HiddenInput,
+        max_length=40,
+        error_messages={
+            "required": OUT_OF_DATE,
+            "max_length": OUT_OF_DATE,
+        },
+    )
 
     def __init__(self, *args, entries: "list[Entry] | tuple[()]" = (), **kwargs):
         super().__init__(*args, **kwargs)

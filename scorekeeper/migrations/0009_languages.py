@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0005_tab_payments'),
+        ('scorekeeper', '0008_security'),
     ]
 
     operations = [

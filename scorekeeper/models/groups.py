@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models import Count, Sum
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -45,11 +47,18 @@ class GroupQuerySet(MemberQuerySet):
 class Group(models.Model):
     name = models.CharField(max_length=60)
     invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    # The link can be made to stop by itself: at a moment, or after so many joins.
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
+    invite_uses_left = models.PositiveIntegerField(null=True, blank=True)
     currency = models.CharField(max_length=3, default="EUR")
     # What the last night was played with, offered as the next night's defaults.
     default_game = models.CharField(max_length=20, default="standard")
     default_rules = models.JSONField(default=dict, blank=True)
     default_point_cents = models.PositiveIntegerField(default=10)
+    # The table's own royalties and scoring system, set once as the group's defaults:
+    # {"royalties": changes to the standard table, "scoring": {"scoop": S, "majority": M}},
+    # as the engine reads them (ofc.TABLE_RULES). Each night copies them when it starts.
+    house_rules = models.JSONField(default=dict, blank=True)
     # "Settle everything tonight": each night's settlement also squares what is still
     # owed from earlier nights. One choice for the group, so every phone shows the same.
     settle_everything = models.BooleanField(default=False)
@@ -67,6 +76,15 @@ class Group(models.Model):
         """The invitation link at ``base_url``, the address the phones open
         (``http://192.0.2.5:8000``): the group page and the command line both use it."""
         return base_url.rstrip("/") + reverse("join", args=[self.invite_token])
+
+    def invite_refusal(self) -> str:
+        """Why the invitation link no longer lets anyone in, in words, or ""."""
+        if self.invite_expires_at is not None and self.invite_expires_at <= timezone.now():
+            when = date_format(timezone.localtime(self.invite_expires_at), "j M Y, H:i")
+            return _("This invitation link stopped working on %(when)s.") % {"when": when}
+        if self.invite_uses_left == 0:
+            return _("This invitation link has been used as many times as it allowed.")
+        return ""
 
     def current_memberships(self) -> "models.QuerySet[Membership]":
         """Who belongs to the group now, oldest first, with their accounts."""

@@ -245,11 +245,18 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     updated_at = models.DateTimeField(default=timezone.now)
+    # Made on the phone for one intended save and sent again by every retry, so a save
+    # whose answer was lost on the Wi-Fi is recognised and never written twice.
+    # "" for a save from a page without JavaScript.
+    client_key = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["seat__position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="one_entry_per_seat"),
+            models.UniqueConstraint(
+                fields=["client_key"], condition=~Q(client_key=""), name="one_entry_per_client_key"
+            ),
             models.CheckConstraint(
                 condition=Q(points__gte=-MAX_POINTS) & Q(points__lte=MAX_POINTS),
                 name="points_in_range",

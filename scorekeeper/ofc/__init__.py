@@ -24,7 +24,18 @@ from .board import ROWS, PlayerBoard, PlayerResult, Row, RowResult, entry_option
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
 from .fantasyland import FantasylandState, next_fantasyland
-from .games import HOUSE_RULES, PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties, RuleKind
+from .games import (
+    HOUSE_RULES,
+    PRESETS,
+    STANDARD_ROYALTIES,
+    TABLE_RULES,
+    EntryOption,
+    Game,
+    Royalties,
+    RuleError,
+    RuleKind,
+    Scoring,
+)
 from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
 from .scoring import PairResult, TableResult, score_board, score_table, table_problems
 
@@ -35,6 +46,7 @@ __all__ = [
     "PRESETS",
     "ROWS",
     "STANDARD_ROYALTIES",
+    "TABLE_RULES",
     "Card",
     "Category",
     "EntryOption",
@@ -51,7 +63,9 @@ __all__ = [
     "Row",
     "RowResult",
     "Royalties",
+    "RuleError",
     "RuleKind",
+    "Scoring",
     "TableError",
     "TableResult",
     "TooManyJokers",

@@ -2,9 +2,14 @@
 
 Input is one hand as an object, or an array of them::
 
-    {"variant": "ultimate", "rules": {"stay_limit": null},
+    {"variant": "ultimate", "rules": {"stay_limit": null, "scoring": {"scoop": 0, "majority": 1},
+                                      "royalties": {"top_pair": {"AA": 12}}},
      "players": [{"name": "Anna", "top": "Qh Qc 3d", "middle": [...], "bottom": "...",
                   "fantasyland": {"cards": 16, "stays": 1}}, ...]}
+
+``rules.royalties`` (changes to the standard table) and ``rules.scoring`` (the
+scoop and majority bonus) are read by :data:`~scorekeeper.ofc.games.TABLE_RULES`;
+every pair of the output carries its ``majority`` (0 under 1-6).
 
 For an object the output is one result (exit status 0), or, when the hand
 cannot be scored, nothing on standard output and one line on standard error
@@ -30,7 +35,7 @@ from typing import TypeAlias, TypeGuard
 from .board import PlayerBoard, RowResult
 from .cards import Card, OFCError, parse_cards
 from .fantasyland import FantasylandState
-from .games import HOUSE_RULES, PRESETS, Game, RuleKind
+from .games import HOUSE_RULES, PRESETS, TABLE_RULES, Game, RuleKind
 from .scoring import TableResult, score_table
 
 __all__ = ["JSON", "Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
@@ -40,8 +45,10 @@ __all__ = ["JSON", "Outcome", "hand_from_json", "result_to_json", "run", "score_
 JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
 
 # House rules the input may switch, and the kind of value each takes: all of
-# them but the dealer button's, which the engine does not move.
+# them but the dealer button's, which the engine does not move. The table's own
+# royalties and scoring (TABLE_RULES) are objects, checked by their readers.
 RULES = {name: kind for name, kind in HOUSE_RULES.items() if name != "hold_button"}
+RULE_NAMES = (*RULES, *TABLE_RULES)
 
 
 @dataclass(frozen=True)
@@ -65,9 +72,12 @@ def _game(data: dict[str, object]) -> Game:
     if not isinstance(rules, dict):
         raise OFCError('"rules" must be an object of house rules')
     for name, value in rules.items():
+        if name in TABLE_RULES:
+            TABLE_RULES[name](value)  # raises RuleError (an OFCError) saying what is wrong
+            continue
         kind = RULES.get(name)
         if kind is None:
-            raise OFCError(f'unknown rule "{name}"; the rules are {", ".join(RULES)}')
+            raise OFCError(f'unknown rule "{name}"; the rules are {", ".join(RULE_NAMES)}')
         if not kind.accepts(value):
             expected = "true or false" if kind is RuleKind.SWITCH else "a whole number or null"
             raise OFCError(f'rule "{name}" must be {expected}, got {json.dumps(value)}')
@@ -166,6 +176,7 @@ def result_to_json(result: TableResult) -> dict[str, JSON]:
                 "players": [*pair.players],
                 "rows": [*pair.rows],
                 "scoop": pair.scoop,
+                "majority": pair.majority,
                 "royalties": pair.royalties,
                 "points": pair.points,
             }

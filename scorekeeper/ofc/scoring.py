@@ -1,5 +1,6 @@
 """Scoring a finished hand at the table: the boards checked, each board scored,
-and every pair of players settled on rows, scoop and royalties (1-6 points).
+and every pair of players settled on rows, scoop, majority and royalties, by
+the game's scoring system (1-6 unless the table plays its own).
 
 >>> from scorekeeper.ofc.games import PRESETS
 >>> anna = PlayerBoard.parse("Anna", "Qh Qc 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
@@ -41,8 +42,6 @@ __all__ = [
     "table_problems",
 ]
 
-SCOOP = 3  # the bonus for winning all three rows against one player
-
 
 @dataclass(frozen=True)
 class PairResult:
@@ -51,7 +50,8 @@ class PairResult:
     seats: tuple[int, int]
     players: tuple[str, str]
     rows: tuple[int, int, int]  # top, middle, bottom: 1 won, 0 tie, -1 lost
-    scoop: int  # 3, -3 or 0
+    scoop: int  # +-S (the system's scoop bonus) or 0
+    majority: int  # +-M (the system's majority bonus) or 0
     royalties: int  # the royalty difference paid
     points: int
 
@@ -155,26 +155,43 @@ def settle_pair(game: Game, first: PlayerResult, second: PlayerResult) -> PairRe
     """Two scored boards settled from the first one's side: ``points`` is what
     ``second`` pays ``first`` (negative when ``first`` pays).
 
-    A row won is 1 point, winning all three adds the scoop, and the royalty
-    difference is paid on top. A fouled board loses every row to a board that
-    stands and pays no royalties of its own; two fouled boards are square.
+    A row won is 1 point, winning all three outright adds the scoop bonus,
+    winning more rows than the other adds the majority bonus (both from
+    ``game.scoring``), and the royalty difference is paid on top. A fouled board
+    loses every row outright to a board that stands and pays no royalties of its
+    own; two fouled boards are square.
 
     >>> from scorekeeper.ofc.games import PRESETS
     >>> game = PRESETS["standard"]
     >>> anna = PlayerBoard.parse("A", "Qh Qc 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
     >>> bram = PlayerBoard.parse("B", "Kh Kd 2c", "3s 3h 4d 4c 8s", "9s 9h 9d 6c 6h")
     >>> pair = settle_pair(game, score_board(game, anna), score_board(game, bram, [anna]))
-    >>> pair.rows, pair.scoop, pair.royalties, pair.points
-    ((-1, 1, -1), 0, 3, 2)
+    >>> pair.rows, pair.scoop, pair.majority, pair.royalties, pair.points
+    ((-1, 1, -1), 0, 0, 3, 2)
+    >>> from scorekeeper.ofc.games import SYSTEMS
+    >>> two_four = replace(game, scoring=SYSTEMS["2-4"])
+    >>> pair = settle_pair(two_four, score_board(game, anna), score_board(game, bram, [anna]))
+    >>> pair.majority, pair.points
+    (-1, 1)
     """
     rows = _rows_won(game, first, second)
+    won, lost = rows.count(1), rows.count(-1)
+    bonus = game.scoring
     # A scoop is three rows won outright: a tied row spoils it.
-    scoop = SCOOP if rows == (1, 1, 1) else -SCOOP if rows == (-1, -1, -1) else 0
+    scoop = bonus.scoop * ((won == 3) - (lost == 3))
+    # A majority is more rows won than lost: a tied row counts for neither side.
+    majority = bonus.majority * ((won > lost) - (won < lost))
     # A fouled board's royalties are 0, so a foul pays the other side's in full.
     royalties = first.royalties - second.royalties
-    points = sum(rows) + scoop + royalties
+    points = sum(rows) + scoop + majority + royalties
     return PairResult(
-        (first.seat, second.seat), (first.name, second.name), rows, scoop, royalties, points
+        (first.seat, second.seat),
+        (first.name, second.name),
+        rows,
+        scoop,
+        majority,
+        royalties,
+        points,
     )
 
 

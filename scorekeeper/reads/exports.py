@@ -2,7 +2,11 @@
 
 Both formats hold the same facts; the JSON keeps the nesting (nights, their
 seats and rounds, each round's entries), the CSV has one row per entry with
-its night and round repeated. Four queries, however many nights and rounds.
+its night and round repeated.
+
+Both are made as they are sent (``*_chunks``): the rounds a batch at a time, so a
+long night's export starts at once and never sits whole in memory. Three queries
+for the nights, their seats and their totals, then two per batch of rounds.
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from datetime import datetime
+from itertools import groupby
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
 
 from scorekeeper.models import Entry, Group, Night, Round
 
@@ -23,6 +29,8 @@ CSV_COLUMNS = [
     "started_at",
     "ended_at",
     "game",
+    # The night's scoring system: 1-6, 2-4, 1-1-1, or "scoop S majority M" of its own.
+    "scoring",
     "point_cents",
     "currency",
     "round",
@@ -40,50 +48,77 @@ CSV_COLUMNS = [
 ]
 
 
-def _with_rounds(nights: QuerySet[Night]) -> list[Night]:
+ROUND_BATCH = 200
+
+
+def _nights(nights: QuerySet[Night]) -> list[Night]:
+    """The nights in the order they were played, each with its seats and, on each
+    seat, ``total``: its points summed by the database."""
+    played = list(nights.order_by("started_at", "pk").prefetch_related("seats"))
+    totals = dict(
+        Entry.objects.filter(round__night__in=played, round__recorded_at__isnull=False)
+        .values("seat")
+        .annotate(total=Sum("points"))
+        .values_list("seat", "total")
+    )
+    for night in played:
+        for seat in night.seats.all():
+            seat.total = totals.get(seat.pk, 0)
+    return played
+
+
+def _rounds_by_night(nights: list[Night]) -> Iterator[tuple[Night, Iterator[Round]]]:
+    """Each night with its recorded rounds in order, fetched ``ROUND_BATCH`` at a time."""
     entries = Entry.objects.select_related("seat", "entered_by").order_by("seat__position")
-    rounds = (
-        Round.objects.filter(recorded_at__isnull=False)
+    recorded = (
+        Round.objects.filter(night__in=nights, recorded_at__isnull=False)
         .select_related("dealer")
         .prefetch_related(Prefetch("entries", queryset=entries))
-        .order_by("number")
+        .order_by("night__started_at", "night_id", "number")
     )
-    return list(
-        nights.order_by("started_at", "pk").prefetch_related(
-            "seats", Prefetch("rounds", queryset=rounds)
-        )
-    )
+
+    def batches() -> Iterator[Round]:
+        start = 0
+        while batch := list(recorded[start : start + ROUND_BATCH]):
+            yield from batch
+            start += ROUND_BATCH
+
+    stream = groupby(batches(), key=lambda round_: round_.night_id)
+    current = next(stream, None)
+    for night in nights:
+        if current is not None and current[0] == night.pk:
+            yield night, current[1]
+            # The night's rounds must be read before the next night's come.
+            current = next(stream, None)
+        else:
+            yield night, iter(())
 
 
 def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _night_data(night: Night) -> dict:
-    totals: dict[int, int] = {}
-    rounds = []
-    for round_ in night.rounds.all():
-        entries = []
-        for entry in round_.entries.all():
-            totals[entry.seat_id] = totals.get(entry.seat_id, 0) + entry.points
-            entries.append(
-                {
-                    "seat": entry.seat.name,
-                    "points": entry.points,
-                    "entered_by": entry.entered_by.name if entry.entered_by else None,
-                    "fantasyland_made": entry.fantasyland_made,
-                    "fantasyland_stayed": entry.fantasyland_stayed,
-                    "board": entry.board,
-                }
-            )
-        rounds.append(
+def _round_data(round_: Round) -> dict:
+    return {
+        "number": round_.number,
+        "dealer": round_.dealer.name,
+        "recorded_at": _time(round_.recorded_at),
+        "entries": [
             {
-                "number": round_.number,
-                "dealer": round_.dealer.name,
-                "recorded_at": _time(round_.recorded_at),
-                "entries": entries,
+                "seat": entry.seat.name,
+                "points": entry.points,
+                "entered_by": entry.entered_by.name if entry.entered_by else None,
+                "fantasyland_made": entry.fantasyland_made,
+                "fantasyland_stayed": entry.fantasyland_stayed,
+                "board": entry.board,
             }
-        )
+            for entry in round_.entries.all()
+        ],
+    }
+
+
+def _night_head(night: Night) -> dict:
+    """The night and its seats with their totals: all but its rounds."""
     seats = [
         {
             "name": seat.name,
@@ -91,7 +126,7 @@ def _night_data(night: Night) -> dict:
             "guest": seat.is_guest,
             "first_round": seat.first_round,
             "last_round": seat.last_round,
-            "points": totals.get(seat.pk, 0),
+            "points": seat.total,
         }
         for seat in night.seats.all()
     ]
@@ -102,22 +137,55 @@ def _night_data(night: Night) -> dict:
         "game": night.game,
         "game_title": night.game_title,
         "rules": night.rules,
+        # The house rules in full, whatever the night changed: the system and every amount.
+        "scoring": _scoring(night),
+        "royalties": night.game_rules.royalties.as_json(),
         "point_cents": night.point_cents,
         "currency": night.currency,
         "loss_cap_cents": night.loss_cap_cents,
         "seats": seats,
-        "rounds": rounds,
     }
+
+
+def _group_head(group: Group) -> dict:
+    return {
+        "format": "ofcboard",
+        "version": EXPORT_VERSION,
+        "group": {"id": group.pk, "name": group.name, "currency": group.currency},
+    }
+
+
+def _scoring(night: Night) -> dict:
+    scoring = night.game_rules.scoring
+    system = scoring.name or f"scoop {scoring.scoop} majority {scoring.majority}"
+    return {"system": system, **scoring.as_json()}
 
 
 def export_data(group: Group, nights: QuerySet[Night]) -> dict:
     """The nights as plain data, ready for ``json.dumps``."""
     return {
-        "format": "ofcboard",
-        "version": EXPORT_VERSION,
-        "group": {"id": group.pk, "name": group.name, "currency": group.currency},
-        "nights": [_night_data(night) for night in _with_rounds(nights)],
+        **_group_head(group),
+        "nights": [
+            {**_night_head(night), "rounds": [_round_data(r) for r in rounds]}
+            for night, rounds in _rounds_by_night(_nights(nights))
+        ],
     }
+
+
+def _open(data: dict, key: str) -> str:
+    """``data`` as JSON, left open at a last key ``key`` whose list follows."""
+    return json.dumps(data, ensure_ascii=False)[:-1] + f', "{key}": ['
+
+
+def export_json_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
+    """The same JSON as :func:`export_json` (without its indentation), as it is made."""
+    yield _open(_group_head(group), "nights")
+    for night_index, (night, rounds) in enumerate(_rounds_by_night(_nights(nights))):
+        yield ("," if night_index else "") + _open(_night_head(night), "rounds")
+        for round_index, round_ in enumerate(rounds):
+            yield ("," if round_index else "") + json.dumps(_round_data(round_), ensure_ascii=False)
+        yield "]}"
+    yield "]}"
 
 
 def export_json(group: Group, nights: QuerySet[Night]) -> str:
@@ -134,31 +202,41 @@ def _rows(board: dict[str, list[str]] | None) -> list[str]:
     return [" ".join(board[row]) if board else "" for row in ("top", "middle", "bottom")]
 
 
-def export_csv(group: Group, nights: QuerySet[Night]) -> str:
-    """One row per entry, in the order the rounds were played."""
+def export_csv_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
+    """One row per entry, in the order the rounds were played, a batch of rows at a time."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    for night in export_data(group, nights)["nights"]:
-        for round_ in night["rounds"]:
-            for entry in round_["entries"]:
+    for night, rounds in _rounds_by_night(_nights(nights)):
+        for number, round_ in enumerate(rounds, start=1):
+            for entry in round_.entries.all():
                 writer.writerow(
                     [
-                        night["id"],
-                        night["started_at"],
-                        night["ended_at"] or "",
-                        night["game"],
-                        night["point_cents"],
-                        night["currency"],
-                        round_["number"],
-                        _cell(round_["dealer"]),
-                        round_["recorded_at"],
-                        _cell(entry["seat"]),
-                        entry["points"],
-                        _cell(entry["entered_by"]),
-                        entry["fantasyland_made"],
-                        "yes" if entry["fantasyland_stayed"] else "",
-                        *_rows(entry["board"]),
+                        night.pk,
+                        _time(night.started_at),
+                        _time(night.ended_at) or "",
+                        night.game,
+                        _scoring(night)["system"],
+                        night.point_cents,
+                        night.currency,
+                        round_.number,
+                        _cell(round_.dealer.name),
+                        _time(round_.recorded_at),
+                        _cell(entry.seat.name),
+                        entry.points,
+                        _cell(entry.entered_by.name if entry.entered_by else None),
+                        entry.fantasyland_made,
+                        "yes" if entry.fantasyland_stayed else "",
+                        *_rows(entry.board),
                     ]
                 )
-    return out.getvalue()
+            if number % 50 == 0:
+                yield out.getvalue()
+                out.seek(0)
+                out.truncate()
+    yield out.getvalue()
+
+
+def export_csv(group: Group, nights: QuerySet[Night]) -> str:
+    """One row per entry, in the order the rounds were played."""
+    return "".join(export_csv_chunks(group, nights))

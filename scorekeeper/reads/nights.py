@@ -216,11 +216,31 @@ def night_page(night: Night, user: User, *, for_seat: int | None = None) -> Nigh
     )
 
 
-def recorded_rounds(night: Night) -> list[Round]:
-    """Every round that went through, newest first, with entries, seats and corrections."""
-    return list(
-        night.rounds.filter(recorded_at__isnull=False)
-        .select_related("dealer")
+# Rounds the rounds page shows at a time; the older ones load as you scroll.
+ROUNDS_PER_PAGE = 30
+
+
+@dataclass(frozen=True)
+class RoundsPage:
+    """Recorded rounds, newest first, from just before ``before`` (or the newest)."""
+
+    rounds: list[Round]
+    older_than: int | None  # the number to ask for the next, older page with, if any
+
+
+def recorded_rounds(
+    night: Night, *, before: int | None = None, count: int = ROUNDS_PER_PAGE
+) -> RoundsPage:
+    """The recorded rounds numbered below ``before`` (all, when None), newest first,
+    ``count`` at a time with entries, seats and corrections: four queries on the
+    night's own index, wherever in the night the page starts."""
+    rounds = night.rounds.filter(recorded_at__isnull=False)
+    if before is not None:
+        rounds = rounds.filter(number__lt=before)
+    found = list(
+        rounds.select_related("dealer")
         .prefetch_related("entries__seat", "edits__edited_by")
-        .order_by("-number")
+        .order_by("-number")[: count + 1]
     )
+    shown = found[:count]
+    return RoundsPage(shown, shown[-1].number if len(found) > count else None)

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.db.models import Sum
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
@@ -83,9 +84,6 @@ class _Played:
     seats: list[Seat]
     numbers: list[int]  # recorded round numbers, in order
     points: dict[int, dict[int, int]]  # seat id -> {round number: points}
-
-    def total(self, seat: Seat) -> int:
-        return sum(self.points.get(seat.pk, {}).values())
 
 
 def _played(night: Night) -> _Played:
@@ -184,9 +182,14 @@ def seat_results(
     return sorted(players, key=lambda player: (-player.points, player.seat.position))
 
 
-def _results_of(night: Night, played: _Played) -> list[SeatResult]:
-    totals = {seat.pk: played.total(seat) for seat in played.seats}
-    return seat_results(night, played.seats, totals)
+def seat_totals(night: Night) -> dict[int, int]:
+    """Each seat's points over the recorded rounds, summed by the database (one query)."""
+    return dict(
+        Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
+        .values("seat")
+        .annotate(total=Sum("points"))
+        .values_list("seat", "total")
+    )
 
 
 def _settle(players: list[SeatResult]) -> list[tuple[int, int, int]]:
@@ -194,9 +197,9 @@ def _settle(players: list[SeatResult]) -> list[tuple[int, int, int]]:
 
 
 def night_results(night: Night) -> NightResults:
-    """The settlement "if we stopped now": four queries, whatever the night's length."""
+    """The settlement "if we stopped now": five queries, whatever the night's length."""
     played = _played(night)
-    players = _results_of(night, played)
+    players = seat_results(night, played.seats, seat_totals(night))
     seats = {seat.pk: seat for seat in played.seats}
     marked = {
         (payment.payer_id, payment.payee_id, payment.cents): payment
@@ -216,5 +219,6 @@ def night_results(night: Night) -> NightResults:
 
 
 def settlement_payments(night: Night) -> list[tuple[int, int, int]]:
-    """The night's payments as ``(payer seat id, payee seat id, cents)`` (two queries)."""
-    return _settle(_results_of(night, _played(night)))
+    """The night's payments as ``(payer seat id, payee seat id, cents)`` (two queries,
+    the totals summed by the database)."""
+    return _settle(seat_results(night, night.seats.all(), seat_totals(night)))

@@ -44,12 +44,15 @@ from scorekeeper.ofc import (
     score_table,
 )
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import bump_version
+from scorekeeper.services.locks import bump_version, lock_night
 from scorekeeper.services.rounds import (
+    KEY_USED,
     check_points,
     close_round_if_complete,
     entry_slot,
     recorded_entry,
+    replayed_entry,
+    save_entry,
 )
 from scorekeeper.terms import game_name, row_name
 
@@ -151,7 +154,9 @@ def refusal(game: Game, error: OFCError) -> str:
     return " ".join(sentence[:1].upper() + sentence[1:] + "." for sentence in sentences)
 
 
-def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> BoardSaved | None:
+def _counted_board(
+    night: Night, number: int, seat: Seat, board: Board, entered_by: User
+) -> BoardSaved | None:
     try:
         cards = parse_board(board)
     except OFCError:
@@ -159,7 +164,17 @@ def _counted_board(night: Night, number: int, seat: Seat, board: Board) -> Board
     entry = recorded_entry(night, number, seat)
     if entry is None or entry.board != cards:
         return None
-    result = score_board(night.game_rules, player_board(seat.name, cards))
+    # Answered "saved" only to someone who may set this seat's cards.
+    refusal_ = seat.entry_refusal(entered_by, night.playing_seats(number), entry)
+    if refusal_:
+        raise Refused(refusal_)
+    return _already_saved(night, seat, entry)
+
+
+def _already_saved(night: Night, seat: Seat, entry: Entry) -> BoardSaved:
+    if not entry.board:
+        raise Refused(KEY_USED)  # the key's save was a typed total, not these cards
+    result = score_board(night.game_rules, player_board(seat.name, entry.board))
     return BoardSaved(entry, result, round_recorded=False)
 
 
@@ -172,21 +187,30 @@ def record_board(
     board: Board,
     entered_by: User,
     points: int | None = None,
+    key: str = "",
 ) -> BoardSaved:
     """Save a seat's board for the open round; refused boards save nothing.
 
     ``points`` is the seat's typed total, for a mixed round; without it the board
     waits until every seat's cards are in. Then the engine counts the whole table
-    and the round goes through.
+    and the round goes through. ``key``, made on the phone, makes a board sent
+    again (saved offline, retried) count once, as for a total.
     """
     if points is not None:
         check_points(points)
     _check_complete(board)
+    if key:
+        night = lock_night(night)
+        replayed = replayed_entry(
+            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+        )
+        if replayed is not None:
+            return _already_saved(night, seat, replayed)
     try:
         slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
         # A retry whose first try went through: the same cards are already counted.
-        saved = _counted_board(night, round_number, seat, board)
+        saved = _counted_board(night, round_number, seat, board, entered_by)
         if saved is None:
             raise
         return saved
@@ -205,10 +229,11 @@ def record_board(
     except OFCError as error:
         raise Refused(refusal(game, error)) from error
     made, stayed = _claim(game, fantasyland.get(seat.pk), result)
-    entry, _created = Entry.objects.update_or_create(
-        round=round_,
+    entry = save_entry(
+        round_=round_,
         seat=seat,
-        defaults={
+        key=key,
+        values={
             "board": cards,
             "points": points or 0,
             "awaiting_total": points is None,

@@ -1,11 +1,17 @@
 """Writes about people and groups: sign-up, groups, invitations, leaving."""
 
+from collections.abc import Iterable
+from datetime import timedelta
+
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
-from scorekeeper.names import suggest_alternative
+from scorekeeper.names import has_hidden_characters, look_alike_key, suggest_alternative, tidy_title
+from scorekeeper.ofc import TABLE_RULES, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.locks import lock_group
 
@@ -43,7 +49,9 @@ def sign_up(*, name: str, password: str) -> User:
 
 @transaction.atomic
 def create_group(*, name: str, created_by: User | None) -> Group:
-    name = " ".join(name.split())
+    name = tidy_title(name)
+    if has_hidden_characters(name):
+        raise Refused(str(HIDDEN_IN_GROUP_NAME))
     if not name:
         raise Refused(_("Please give the group a name."))
     if len(name) > 60:
@@ -84,16 +92,103 @@ def leave_group(*, group: Group, user: User) -> None:
 
 
 @transaction.atomic
-def replace_invite_link(*, group: Group) -> Group:
-    """A new link; the old one stops working at once."""
+def replace_invite_link(
+    *, group: Group, valid_for: timedelta | None = None, uses: int | None = None
+) -> Group:
+    """A new link; the old one stops working at once. The new one stops by itself
+    after ``valid_for``, or once ``uses`` people joined through it (None: never)."""
+    if uses is not None and uses < 1:
+        raise Refused(_("A link must let at least one person join."))
     group.invite_token = new_invite_token()
-    group.save(update_fields=["invite_token"])
+    group.invite_expires_at = timezone.now() + valid_for if valid_for else None
+    group.invite_uses_left = uses
+    group.save(update_fields=["invite_token", "invite_expires_at", "invite_uses_left"])
     return group
 
 
+def _use_invite_link(group: Group, token: str) -> None:
+    """Count one join through the invitation link ``token``; refused in words once it
+    expired, was used up or was replaced. The group's row is locked, so two phones on
+    a link's last use cannot both get in."""
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    if locked.invite_token != token:
+        raise Refused(_("This invitation link was replaced by a new one. Ask the group for it."))
+    refusal = locked.invite_refusal()
+    if refusal:
+        raise Refused(refusal)
+    if locked.invite_uses_left is not None:
+        Group.objects.filter(pk=group.pk).update(invite_uses_left=F("invite_uses_left") - 1)
+
+
+def check_names_apart(group: Group, names: Iterable[str], *, seated: Iterable[str] = ()) -> None:
+    """Refuse any of ``names`` that the others at the table could not tell from a
+    member's name or from one of ``seated``: a Cyrillic "А" for a Latin "A", a
+    full-width "Ａｎｎａ" beside "Anna". The same name is not a look-alike (the name
+    checks of accounts and seats say that one)."""
+    others = [*group.current_memberships().values_list("user__name", flat=True), *seated]
+    for name in names:
+        key = look_alike_key(name)
+        for other in others:
+            if other.casefold() != name.casefold() and look_alike_key(other) == key:
+                raise Refused(
+                    _(
+                        '"%(name)s" looks just like "%(other)s". '
+                        "Pick a name the others can tell apart."
+                    )
+                    % {"name": name, "other": other}
+                )
+
+
 @transaction.atomic
-def sign_up_and_join(*, group: Group, name: str, password: str) -> User:
+def join_by_link(*, group: Group, token: str, user: User) -> Membership:
+    """Someone with an account joins through the invitation link ``token``."""
+    _use_invite_link(group, token)
+    return join_group(group=group, user=user)
+
+
+@transaction.atomic
+def sign_up_and_join(*, group: Group, name: str, password: str, token: str = "") -> User:
     """A newcomer from an invitation link: the account and the membership, or neither."""
+    if token:
+        _use_invite_link(group, token)
     user = sign_up(name=name, password=password)
+    check_names_apart(group, [user.name])  # refused: the account is not kept either
     join_group(group=group, user=user)
     return user
+
+
+def checked_table_rules(rules: dict) -> dict:
+    """The table's own royalties and scoring as they may be kept, or Refused."""
+    unknown = set(rules) - set(TABLE_RULES)
+    if unknown:
+        raise Refused(_("%(name)s is not a house rule.") % {"name": sorted(unknown)[0]})
+    for name, read in TABLE_RULES.items():
+        if name in rules:
+            try:
+                read(rules[name])
+            except RuleError as error:
+                raise Refused(
+                    _("These house rules cannot be played: %(problem)s.") % {"problem": error}
+                ) from None
+    return rules
+
+
+@transaction.atomic
+def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
+    """The group's own royalties and scoring, the defaults of its next nights
+    (``{"royalties": changes, "scoring": {...}}``; ``{}`` is the standard table and 1-6).
+    A night already started keeps the rules it started with."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused(_("Only the group's members can change its house rules."))
+    group.house_rules = checked_table_rules(rules)
+    group.save(update_fields=["house_rules"])
+    return group
+
+
+# Zero-width spaces, text-direction overrides, terminal escapes: a name that hides
+# what it is, or prints differently in a log than on a phone.
+HIDDEN_IN_GROUP_NAME = gettext_lazy(
+    "A group name cannot have invisible characters or control codes "
+    "(such as a zero-width space or a text-direction mark)."
+)

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
-from scorekeeper.ofc import HOUSE_RULES, PRESETS, RuleKind
+from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.groups import check_names_apart, checked_table_rules
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
 from scorekeeper.terms import game_name
 
@@ -88,6 +89,8 @@ def start_night(
         raise Refused(
             _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
         )
+    guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
+    check_names_apart(group, guests, seated=names)
 
     night = Night.objects.create(
         group=group,
@@ -104,7 +107,9 @@ def start_night(
     ]
     Round.objects.create(night=night, number=1, dealer=created[first_dealer])
     group.default_game = game_id
-    group.default_rules = rules
+    # The table's own royalties and scoring are the group's to set (set_house_rules):
+    # a night that changes them for itself leaves the group's as they were.
+    group.default_rules = {name: value for name, value in rules.items() if name in HOUSE_RULES}
     group.default_point_cents = point_cents
     group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
     return night
@@ -117,12 +122,32 @@ _KIND_REFUSALS = {
 
 
 def _check_house_rules(rules: dict) -> None:
+    checked_table_rules({name: value for name, value in rules.items() if name in TABLE_RULES})
     for name, value in rules.items():
+        if name in TABLE_RULES:
+            continue
         kind = HOUSE_RULES.get(name)
         if kind is None:
             raise Refused(_("%(name)s is not a house rule.") % {"name": name})
         if not kind.accepts(value):
             raise Refused(_KIND_REFUSALS[kind] % {"name": name})
+
+
+@transaction.atomic
+def change_night_rules(*, night: Night, by: User, table_rules: dict) -> Night:
+    """This night's own royalties and scoring, for this night only; refused once its
+    first round is recorded, so every round of a night is counted by the same rules."""
+    night = lock_for_table_change(night, by)
+    if night.is_over:
+        raise Refused(_("This night is over; its rules stay as they were played."))
+    if night.rounds.filter(recorded_at__isnull=False).exists():
+        raise Refused(_("This night's rules are fixed: its first round is recorded."))
+    checked_table_rules(table_rules)
+    switches = {name: value for name, value in night.rules.items() if name not in TABLE_RULES}
+    night.rules = {**switches, **table_rules}
+    night.save(update_fields=["rules"])
+    bump_version(night)
+    return night
 
 
 @transaction.atomic

@@ -1,13 +1,18 @@
 """Entries and rounds: a seat's total, a round going through, the next one opening,
 and fixing or taking back a round that went through."""
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
+from scorekeeper.formatting import signed
 from scorekeeper.i18n import difference
 from scorekeeper.models import (
     MAX_POINTS,
@@ -28,6 +33,15 @@ from scorekeeper.services.locks import bump_version, lock_for_table_change, lock
 class EntryResult:
     entry: Entry
     round_recorded: bool
+    # A retry of a save that had gone through (its answer lost on the Wi-Fi): nothing written.
+    already_saved: bool = False
+
+
+# The longest key a phone makes for one save (see Entry.client_key).
+MAX_KEY_LENGTH = 64
+KEY_USED = gettext_lazy(
+    "This save was already used for another seat or round; nothing was changed."
+)
 
 
 def _check_fantasyland_claim(
@@ -111,6 +125,35 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
     return EntrySlot(night, round_, playing, night.game_rules, existing)
 
 
+def replayed_entry(
+    *, night: Night, round_number: int, seat: Seat, key: str, entered_by: User
+) -> Entry | None:
+    """The entry an earlier try with this phone's `key` saved, or None when the key is new.
+
+    Call with the night locked, so two phones sending one key are answered in turn.
+    A key is one intended save: sent for another seat or round it is refused, and a
+    replay is only answered "saved" to someone who may enter for the seat.
+    """
+    if len(key) > MAX_KEY_LENGTH:
+        raise Refused(gettext("This save cannot be read. Reload the page and save again."))
+    entry = Entry.objects.filter(client_key=key).select_related("round").first()
+    if entry is None:
+        return None
+    if entry.seat_id != seat.pk or entry.round.number != round_number:
+        raise Refused(KEY_USED)
+    _check_may_retry(night, round_number, seat, entered_by, entry)
+    return entry
+
+
+def _check_may_retry(
+    night: Night, round_number: int, seat: Seat, entered_by: User, entry: Entry
+) -> None:
+    """A retry is answered "saved" only to someone who may enter this seat's total."""
+    refusal = seat.entry_refusal(entered_by, night.playing_seats(round_number), entry)
+    if refusal:
+        raise Refused(refusal)
+
+
 @transaction.atomic
 def record_entry(
     *,
@@ -122,13 +165,23 @@ def record_entry(
     fantasyland_made: str = "",
     fantasyland_stayed: bool = False,
     board: dict | None = None,
+    key: str = "",
 ) -> EntryResult:
     """Save one seat's total for the open round; saving the same again changes nothing.
 
     When every seat is in and the totals add up to zero, the round goes through.
     A total typed for a seat that set its cards keeps the cards (mixed rounds).
+    `key`, made on the phone, is stored with the entry: a save sent again with the
+    same key is answered "already saved" and written once.
     """
     check_points(points)
+    if key:
+        night = lock_night(night)
+        replayed = replayed_entry(
+            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+        )
+        if replayed is not None:
+            return EntryResult(replayed, round_recorded=False, already_saved=True)
     try:
         slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
@@ -136,7 +189,8 @@ def record_entry(
         already = recorded_entry(night, round_number, seat)
         if already is None or already.points != points:
             raise
-        return EntryResult(already, round_recorded=False)
+        _check_may_retry(night, round_number, seat, entered_by, already)
+        return EntryResult(already, round_recorded=False, already_saved=True)
     night, round_, existing = slot.night, slot.round, slot.existing
     game = slot.game
     current = round_.fantasyland_seats.get(seat.pk)
@@ -155,16 +209,20 @@ def record_entry(
         "awaiting_total": False,
     }
     if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
+        if key and existing.client_key != key:
+            # The same value tapped again on another page: its retries must find it too.
+            save_key(existing, key)
         # A double tap or a retry changes nothing, but may still complete a round that
         # was undone and is now confirmed as it was.
         recorded = close_round_if_complete(night, round_, slot.playing, game)
         if recorded:
             bump_version(night)
         return EntryResult(existing, round_recorded=recorded)
-    entry, _created = Entry.objects.update_or_create(
-        round=round_,
+    entry = save_entry(
+        round_=round_,
         seat=seat,
-        defaults={**values, "entered_by": entered_by, "updated_at": timezone.now()},
+        key=key,
+        values={**values, "entered_by": entered_by, "updated_at": timezone.now()},
     )
     if existing is not None and existing.points != points and round_.edits.exists():
         # A reopened round: its history keeps every change, not only those of the fix page.
@@ -174,6 +232,30 @@ def record_entry(
     recorded = close_round_if_complete(night, round_, slot.playing, game)
     bump_version(night)
     return EntryResult(entry, round_recorded=recorded)
+
+
+def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
+    """Write the seat's entry with the phone's key; a key another night's entry holds
+    (the only write the night's lock cannot order) is refused in words."""
+    try:
+        with transaction.atomic():
+            entry, _created = Entry.objects.update_or_create(
+                round=round_, seat=seat, defaults={**values, "client_key": key}
+            )
+    except IntegrityError:
+        if key and Entry.objects.filter(client_key=key).exists():
+            raise Refused(KEY_USED) from None
+        raise
+    return entry
+
+
+def save_key(entry: Entry, key: str) -> None:
+    try:
+        with transaction.atomic():
+            entry.client_key = key
+            entry.save(update_fields=["client_key"])
+    except IntegrityError:
+        raise Refused(KEY_USED) from None
 
 
 def recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
@@ -238,9 +320,59 @@ def _open_next_round(
     )
 
 
+def fix_state(round_: Round, entries: Iterable[Entry]) -> str:
+    """The round as a fix page shows it: its last correction and its totals
+    (``"12-3f9a0c1b"``). The page sends it back with the fix, and a fix made from a
+    page whose round changed since is refused (:func:`edit_round`)."""
+    last_edit = round_.edits.order_by("-pk").values_list("pk", flat=True).first() or 0
+    totals = ",".join(f"{e.seat_id}:{e.points}" for e in sorted(entries, key=lambda e: e.seat_id))
+    return f"{last_edit}-{hashlib.sha256(totals.encode()).hexdigest()[:8]}"
+
+
+class OutOfDateFix(Refused):
+    """A fix made from a page that no longer shows the round as it is."""
+
+
+def _changed_since(round_: Round, seen: str) -> str:
+    """What happened to the round since the page showing ``seen`` was opened."""
+    head = seen.partition("-")[0]
+    since = int(head) if head.isdigit() else 0
+    edits = round_.edits.filter(pk__gt=since).select_related("edited_by")
+    what = []
+    for edit in edits:
+        who = edit.edited_by.name if edit.edited_by else gettext("someone")
+        when = date_format(timezone.localtime(edit.edited_at), "H:i")
+        changes = "; ".join(
+            f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
+        )
+        what.append(
+            gettext("%(who)s changed it at %(when)s: %(changes)s")
+            % {"who": who, "when": when, "changes": changes or edit.note}
+        )
+    if not what:
+        what.append(gettext("its totals changed"))
+    return gettext(
+        "Round %(number)d changed while this page was open (%(what)s). Your fix was not "
+        "saved: the totals below are the round's now; make your fix again if it is "
+        "still needed."
+    ) % {"number": round_.number, "what": "; ".join(what)}
+
+
 @transaction.atomic
-def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: User) -> Round:
-    """Correct a recorded round's totals; the change is kept in the round's history."""
+def edit_round(
+    *,
+    night: Night,
+    number: int,
+    points: dict[int, int],
+    edited_by: User,
+    seen: str | None = None,
+) -> Round:
+    """Correct a recorded round's totals; the change is kept in the round's history.
+
+    ``seen`` is the round's :func:`fix_state` as the fixing page showed it: when the
+    round changed since (someone else's fix saved first), the fix is refused with
+    :class:`OutOfDateFix`, saying what changed and by whom.
+    """
     night = lock_for_table_change(night, edited_by)
     round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
     if round_ is None:
@@ -248,6 +380,10 @@ def edit_round(*, night: Night, number: int, points: dict[int, int], edited_by: 
             _("Round %(number)d has not gone through, so there is nothing to fix.")
             % {"number": number}
         )
+    if seen is not None:
+        current = fix_state(round_, round_.entries.all())
+        if seen != current:
+            raise OutOfDateFix(_changed_since(round_, seen))
     if night.payments.exists():
         raise Refused(
             _(

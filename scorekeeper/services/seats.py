@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from scorekeeper.button import at_or_after, next_dealer
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.groups import check_names_apart
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
 from scorekeeper.terms import game_name
 
@@ -48,6 +49,7 @@ def add_seat(
         clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
     else:
         name = checked_name(guest_name)
+        check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
         earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
         clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
     if clash:

@@ -9,9 +9,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LanguageForm, LoginForm, SignUpForm
+from scorekeeper.middleware import set_language_cookie
 from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
+from scorekeeper.throttle import signup_refusal
 
 
 class LoginView(auth_views.LoginView):
@@ -25,7 +27,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     if not settings.OFCBOARD_OPEN_SIGNUP:
         raise Http404("Sign-up is by invitation link only.")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    refusal = signup_refusal(request) if request.method == "POST" else ""
+    if refusal:
+        form.add_error(None, refusal)
+    elif request.method == "POST" and form.is_valid():
         try:
             user = sign_up(**form.cleaned_data)
         except Refused as error:
@@ -33,7 +38,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
-    return render(request, "scorekeeper/signup.html", {"form": form})
+    status = 429 if refusal else 200
+    return render(request, "scorekeeper/signup.html", {"form": form}, status=status)
 
 
 @require_POST
@@ -52,13 +58,5 @@ def language(request: HttpRequest) -> HttpResponse:
     code = form.cleaned_data["language"]
     if request.user.is_authenticated:
         remember_language(user=request.user, language=code)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        code,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-        secure=settings.CSRF_COOKIE_SECURE,
-        httponly=True,
-    )
+    set_language_cookie(response, code)
     return response

@@ -13,6 +13,7 @@ from scorekeeper.reads.boards import RoundStatus, board_page, round_status
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 
 
 def _status_context(
@@ -47,6 +48,13 @@ def _status_context(
     }
 
 
+def cards_too_late(number: int) -> str:
+    return _(
+        "Your cards were not saved: round %(number)d went through with the totals "
+        "that were typed before they arrived. Fix the round from its history if needed."
+    ) % {"number": number}
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def board_entry(
@@ -59,7 +67,9 @@ def board_entry(
     absent = seat.absence(number)
     form: BoardForm | None = None
     if absent:
-        pass  # not at the table this round: nothing to set, nothing to save
+        # Not at the table this round: nothing to set, nothing to save.
+        if request.method == "POST" and queued(request):
+            return refused_reply(absent)
     elif request.method == "POST" and ("add" in request.POST or "remove" in request.POST):
         # A picker tap without JavaScript: redraw with the card moved, save nothing.
         values = apply_pick(request.POST)
@@ -77,9 +87,16 @@ def board_entry(
                     board=form.board(),
                     entered_by=request.user,
                     points=form.cleaned_data["points"],
+                    key=form.cleaned_data["key"],
                 )
             except Refused as error:
+                if queued(request):
+                    return refused_reply(str(error))
                 form.add_error(None, str(error))
+                round_.refresh_from_db()
+                if round_.is_recorded:
+                    # The page then shows the round's result, not the refused form.
+                    messages.error(request, cards_too_late(number))
             else:
                 if saved.round_recorded:
                     messages.success(
@@ -88,7 +105,11 @@ def board_entry(
                     )
                 else:
                     messages.success(request, _("Cards saved."))
+                if queued(request):
+                    return saved_reply(already=False)
                 return redirect(request.path)
+        elif queued(request):
+            return invalid_reply(form)
 
     page = board_page(night, round_, seat)
     entry = page.entry

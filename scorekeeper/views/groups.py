@@ -12,12 +12,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
-from scorekeeper.forms.groups import GroupForm
+from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import group_nights, group_page, member_sentence
+from scorekeeper.reads.polls import group_poll
+from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
-from scorekeeper.views.access import AuthenticatedRequest, member_group
+from scorekeeper.throttle import signup_refusal
+from scorekeeper.views import polling
+from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -52,15 +56,22 @@ def group_create(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    context = group_page(group, request.build_absolute_uri("/"))
+    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 
 @require_GET
-@login_required
-def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
     """The polled list of nights: answered without rendering while the group's nights
-    are as the phone's ``version`` says (no night started, changed or ended since)."""
+    are as the phone's ``version`` says (no night started, changed or ended since),
+    from the session and one query (see :mod:`scorekeeper.views.polling`)."""
+    if polling.unchanged(request, group_poll, group_id) is not None:
+        return polling.answer(HttpResponse(status=204))
+    return _group_live(request, group_id)
+
+
+@login_required
+def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     if request.GET.get("version", "") == group.nights_version():
         return HttpResponse(status=204)
@@ -72,7 +83,11 @@ def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 @login_required
 def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    group_services.replace_invite_link(group=group)
+    form = InviteLinkForm(request.POST)
+    if form.is_valid():
+        group_services.replace_invite_link(
+            group=group, valid_for=form.lifetime(), uses=form.cleaned_data["uses"]
+        )
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
 
 
@@ -92,8 +107,32 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     return redirect(reverse("home") + "?stay=1")
 
 
-def link_gone(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/link_gone.html", status=404)
+@require_http_methods(["GET", "POST"])
+@login_required
+def group_house_rules(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The group's own royalties and scoring: the defaults every night starts with."""
+    group = member_group(request, group_id)
+    house = HouseRulesForm(request.POST or None, base=group.house_rules)
+    if request.method == "POST":
+        rules = None
+        if "standard" in request.POST:
+            rules = {k: v for k, v in group.house_rules.items() if k != "royalties"}
+        elif house.is_valid():
+            rules = house.table_rules()
+        if rules is not None:
+            try:
+                group_services.set_house_rules(group=group, by=request.user, rules=rules)
+            except Refused as error:
+                house.add_error(None, str(error))
+            else:
+                messages.success(request, _("The house rules are saved for the next nights."))
+                return redirect("group_house_rules", group_id=group.pk)
+    context = {"group": group, "house": house, "summary": group_rules_summary(group)}
+    return render(request, "scorekeeper/house_rules.html", context)
+
+
+def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "scorekeeper/link_gone.html", {"reason": reason}, status=404)
 
 
 @require_http_methods(["GET", "POST"])
@@ -106,19 +145,31 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user
     if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
         return redirect("group_detail", group_id=group.pk)
+    gone = group.invite_refusal()
+    if gone:
+        return link_gone(request, gone)
 
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
     action = request.POST.get("action", "")
+    refusal = ""
     if request.method == "POST":
         if user.is_authenticated and action == "join":
-            group_services.join_group(group=group, user=user)
+            try:
+                group_services.join_by_link(group=group, token=token, user=user)
+            except Refused as error:
+                return link_gone(request, str(error))
             return redirect("group_detail", group_id=group.pk)
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
-            if signup_form.is_valid():
+            refusal = signup_refusal(request, link=token)
+            if refusal:
+                signup_form.add_error(None, refusal)
+            elif signup_form.is_valid():
                 try:
-                    user = group_services.sign_up_and_join(group=group, **signup_form.cleaned_data)
+                    user = group_services.sign_up_and_join(
+                        group=group, token=token, **signup_form.cleaned_data
+                    )
                 except Refused as error:
                     signup_form.add_error("name", str(error))
                 else:
@@ -127,8 +178,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         elif action == "login":
             login_form = LoginForm(request, data=request.POST, prefix="login")
             if login_form.is_valid():
-                login(request, login_form.get_user())
-                group_services.join_group(group=group, user=request.user)
+                member = login_form.get_user()
+                try:
+                    group_services.join_by_link(group=group, token=token, user=member)
+                except Refused as error:
+                    return link_gone(request, str(error))
+                login(request, member)
                 return redirect("group_detail", group_id=group.pk)
 
     context = {
@@ -138,4 +193,4 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "login_form": login_form,
         "show_login": action == "login" or request.GET.get("login") == "1",
     }
-    return render(request, "scorekeeper/join.html", context)
+    return render(request, "scorekeeper/join.html", context, status=429 if refusal else 200)

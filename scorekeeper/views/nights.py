@@ -3,26 +3,31 @@ a seat's total, and the end of the night."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
 from scorekeeper.models import Night, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import night_page
+from scorekeeper.reads.polls import night_poll
+from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
+from scorekeeper.views import polling
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,
     member_group,
     member_night,
 )
+from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 
 
 @require_http_methods(["GET", "POST"])
@@ -42,7 +47,17 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         initial=initial,
         seat_count=PRESETS[game_id].max_players,
     )
-    if request.method == "POST" and form.is_valid():
+    # The group's own royalties and scoring, which this night may change for itself;
+    # a post without them (a script, an old page) plays the group's.
+    posted_house = any(name.startswith("house-") for name in request.POST)
+    house = HouseRulesForm(
+        request.POST if posted_house else None,
+        prefix="house",
+        base=group.house_rules,
+        sections=paid_sections(PRESETS[game_id]),
+    )
+    house_valid = house.is_valid() if posted_house else True
+    if request.method == "POST" and all([form.is_valid(), house_valid]):
         data = form.cleaned_data
         seats = [SeatRequest(user=user, guest_name=guest or "") for guest, user in data["seats"]]
         try:
@@ -50,7 +65,10 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                 group=group,
                 started_by=request.user,
                 game_id=data["game"],
-                rules=form.rules(PRESETS[data["game"]]),
+                rules={
+                    **form.rules(PRESETS[data["game"]]),
+                    **(house.table_rules() if posted_house else group.house_rules),
+                },
                 point_cents=data["point_value"],
                 seats=seats,
                 first_dealer=data["dealer_index"],
@@ -64,6 +82,7 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     context = {
         "group": group,
         "form": form,
+        "house": house,
         "games": PRESETS.values(),
         "game_id": game_id,
         "running": group.nights.filter(ended_at__isnull=True).first(),
@@ -103,13 +122,23 @@ def night_detail(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
-def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """The polled fragment: answered without rendering when nothing changed.
 
     The phone sends what it shows: the night's ``version``, the open ``round`` and
-    its own ``seat``.
+    its own ``seat``. Every phone at every table asks every 2 s, so "nothing changed"
+    costs the session and one query (see :mod:`scorekeeper.views.polling`).
     """
+    polled = polling.unchanged(request, night_poll, night_id)
+    if polled is not None:
+        return polling.answer(
+            HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
+        )
+    return _night_live(request, night_id)
+
+
+@login_required
+def _night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     if request.GET.get("version", "") == str(night.version):
         return HttpResponseStopPolling() if night.is_over else HttpResponse(status=204)
@@ -134,7 +163,7 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         made, stayed = form.claim()
         try:
-            record_entry(
+            result = record_entry(
                 night=night,
                 round_number=form.cleaned_data["round"],
                 seat=form.cleaned_data["seat"],
@@ -142,15 +171,22 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
                 entered_by=request.user,
                 fantasyland_made=made,
                 fantasyland_stayed=stayed,
+                key=form.cleaned_data["key"],
             )
         except Refused as error:
+            if queued(request):
+                return refused_reply(str(error))
             form.add_error(None, str(error))
         else:
+            if queued(request):
+                return saved_reply(already=result.already_saved)
             if request.htmx:
                 night.refresh_from_db()
                 context = _night_context(request.user, night)
                 return render(request, "scorekeeper/night.html#entry-saved", context)
             return redirect("night_detail", night_id=night.pk)
+    elif queued(request):
+        return invalid_reply(form)
     seat = form.cleaned_data.get("seat") if hasattr(form, "cleaned_data") else None
     context = _night_context(request.user, night, entry_form=form, for_seat=seat and seat.pk)
     if request.htmx:

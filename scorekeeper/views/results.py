@@ -1,15 +1,18 @@
 """The end of the night: the settlement, the group's history, and the exports."""
 
+from collections.abc import Iterator
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from scorekeeper.forms.groups import InviteLinkForm
 from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
 from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, User
@@ -27,6 +30,7 @@ from scorekeeper.views.access import (
     HtmxHttpRequest,
     member_group,
     member_night,
+    site_url,
 )
 
 
@@ -128,7 +132,7 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     if request.htmx:
         context = {"group": group, "owed": owed_across_nights(group)}
         return render(request, "scorekeeper/group.html#owed", context)
-    context = group_page(group, request.build_absolute_uri("/"))
+    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -194,18 +198,21 @@ def players_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     return render(request, "scorekeeper/players.html", {"group": group, "records": records})
 
 
-def _download(body: str, fmt: str, name: str) -> HttpResponse:
+def _download(chunks: Iterator[str], fmt: str, name: str) -> StreamingHttpResponse:
+    # Streamed as it is made: a long night's export starts at once, never whole in memory.
     content_type = "text/csv" if fmt == "csv" else "application/json"
-    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    response = StreamingHttpResponse(chunks, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
 
 
-def _render_export(group: Group, nights: QuerySet[Night], fmt: str, name: str) -> HttpResponse:
+def _render_export(
+    group: Group, nights: QuerySet[Night], fmt: str, name: str
+) -> StreamingHttpResponse:
     if fmt == "csv":
-        return _download(exports.export_csv(group, nights), fmt, name)
+        return _download(exports.export_csv_chunks(group, nights), fmt, name)
     if fmt == "json":
-        return _download(exports.export_json(group, nights), fmt, name)
+        return _download(exports.export_json_chunks(group, nights), fmt, name)
     raise Http404("Exports come as csv or json.")
 
 

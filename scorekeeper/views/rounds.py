@@ -11,21 +11,28 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.forms.nights import EditRoundForm
 from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import edit_round, undo_last_round
-from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
+from scorekeeper.views.access import AuthenticatedRequest, HtmxHttpRequest, member_night
 
 
 @require_GET
 @login_required
-def night_rounds(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+def night_rounds(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
+    """The rounds that went through, newest first, a page at a time: the phone asks
+    for the older ones (``?before=`` a round number) as the list is scrolled."""
     night = member_night(request, night_id)
     seats = list(night.seats.all())
+    before = request.GET.get("before", "")
+    page = recorded_rounds(night, before=int(before) if before.isdigit() else None)
     context = {
         "night": night,
-        "rounds": recorded_rounds(night),
+        "rounds": page.rounds,
+        "older_than": page.older_than,
         "seats": seats,
         "at_table": night.is_at_table(request.user, seats),
     }
+    if before and request.htmx:
+        return render(request, "scorekeeper/rounds.html#round-list", context)
     return render(request, "scorekeeper/rounds.html", context)
 
 
@@ -35,10 +42,23 @@ def round_edit(request: AuthenticatedRequest, night_id: int, number: int) -> Htt
     night = member_night(request, night_id)
     round_ = get_object_or_404(night.rounds.filter(recorded_at__isnull=False), number=number)
     entries = list(round_.entries.select_related("seat"))
-    form = EditRoundForm(request.POST or None, entries=entries)
+    initial = {"state": fix_state(round_, entries)}
+    form = EditRoundForm(request.POST or None, entries=entries, initial=initial)
+    refusal = ""
     if request.method == "POST" and form.is_valid():
         try:
-            edit_round(night=night, number=number, points=form.points(), edited_by=request.user)
+            edit_round(
+                night=night,
+                number=number,
+                points=form.points(),
+                edited_by=request.user,
+                seen=form.cleaned_data["state"],
+            )
+        except OutOfDateFix as error:
+            # Start again from the round as it is now, with what changed said above it.
+            refusal = str(error)
+            entries = list(round_.entries.select_related("seat"))
+            form = EditRoundForm(entries=entries, initial={"state": fix_state(round_, entries)})
         except Refused as error:
             form.add_error(None, str(error))
         else:
@@ -48,7 +68,7 @@ def round_edit(request: AuthenticatedRequest, night_id: int, number: int) -> Htt
     return render(
         request,
         "scorekeeper/round_edit.html",
-        {"night": night, "round": round_, "form": form, "edits": edits},
+        {"night": night, "round": round_, "form": form, "edits": edits, "refusal": refusal},
     )
 
 

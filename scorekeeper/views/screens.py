@@ -15,7 +15,7 @@ from scorekeeper.reads.groups import qr_svg
 from scorekeeper.reads.nights import night_state
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
-from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
 from scorekeeper.views.groups import TOKEN_SHAPE, link_gone
 
 
@@ -38,7 +38,7 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         "at_table": night.is_at_table(request.user),
     }
     if night.screen_token:
-        link = request.build_absolute_uri(reverse("shared_screen", args=[night.screen_token]))
+        link = site_url(request).rstrip("/") + reverse("shared_screen", args=[night.screen_token])
         context.update(share_url=link, qr=qr_svg(link))
     return render(request, "scorekeeper/night_screen.html", context)
 

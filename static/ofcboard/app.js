@@ -64,6 +64,9 @@
 
   document.addEventListener("htmx:sendError", (event) => {
     const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+    // queue.js keeps this save on the phone and says so beside the form.
+    const kept = event.detail.elt.closest("form[data-queue-form]");
+    if (!polling && kept && document.querySelector("[data-queue-active]")) return;
     showProblem(event.detail.elt, polling
       ? word("textRetrying", "No connection to the table's server. Retrying…")
       : word("textNoConnection", "Not saved: no connection. Check the Wi-Fi and tap Save again."));
@@ -85,4 +88,13 @@
     const message = event.target.dataset && event.target.dataset.confirm;
     if (message && !window.confirm(message)) event.preventDefault();
   });
+
+  // Installable over HTTPS ("running it for real"): the service worker caches our static
+  // files and the last night page. Browsers give no service worker on the table's plain HTTP.
+  const manifest = document.querySelector("link[rel=manifest][data-service-worker]");
+  if (manifest && "serviceWorker" in navigator && location.protocol === "https:") {
+    navigator.serviceWorker.register(manifest.dataset.serviceWorker).catch(() => {
+      /* without it the app works as on plain HTTP */
+    });
+  }
 })();

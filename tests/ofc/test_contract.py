@@ -58,7 +58,14 @@ def test_one_hand_gives_one_result_in_the_contracts_shape():
     assert bram["rows"]["bottom"]["cards"] == ["Ks", "Kh", "9d", "6c", "6h"]
     assert bram["fantasyland"] is None  # no stay: Bram's streak ends
     assert out["pairs"] == [
-        {"players": ["Anna", "Bram"], "rows": [1, 1, 1], "scoop": 3, "royalties": 17, "points": 23}
+        {
+            "players": ["Anna", "Bram"],
+            "rows": [1, 1, 1],
+            "scoop": 3,
+            "majority": 0,
+            "royalties": 17,
+            "points": 23,
+        }
     ]
     assert anna["points"] + bram["points"] == 0
 
@@ -131,7 +138,7 @@ def test_a_fouled_board_shows_all_zero_royalties_and_a_six_point_pair():
         (
             hand(rules={"wild": True}),
             'unknown rule "wild"; the rules are fantasyland, stay_full_house_middle, '
-            "stay_wheel_middle, stay_limit",
+            "stay_wheel_middle, stay_limit, royalties, scoring",
         ),
         (hand(rules={"fantasyland": "yes"}), 'rule "fantasyland" must be true or false, got "yes"'),
         (

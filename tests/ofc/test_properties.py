@@ -1,4 +1,5 @@
-"""Properties over random legal tables of every game (hypothesis)."""
+"""Properties over random legal tables of every game, under random house rules:
+the table's own royalty amounts and scoring system (hypothesis)."""
 
 from dataclasses import replace
 
@@ -7,12 +8,27 @@ from hypothesis import strategies as st
 
 from scorekeeper.ofc import DECK, JOKER, PRESETS, FantasylandState, PlayerBoard, score_table
 from scorekeeper.ofc.evaluate import hand_key
+from scorekeeper.ofc.games import ROYALTY_KEYS, STANDARD_ROYALTIES, Scoring
 from scorekeeper.ofc.scoring import _score_checked
+
+# A table's own royalties: any entries of any section changed to any allowed amount.
+royalty_changes = st.fixed_dictionaries(
+    {},
+    optional={
+        section: st.dictionaries(st.sampled_from(sorted(keys)), st.integers(0, 999))
+        for section, keys in ROYALTY_KEYS.items()
+    },
+)
+scorings = st.builds(Scoring, st.integers(0, 10), st.integers(0, 10))
 
 
 @st.composite
 def tables(draw, games=tuple(PRESETS)):
     game = PRESETS[draw(st.sampled_from(games))]
+    # Half the time the preset as it is, else random house rules of the table's own.
+    if draw(st.booleans()):
+        royalties = STANDARD_ROYALTIES.with_changes(draw(royalty_changes))
+        game = replace(game, royalties=royalties, scoring=draw(scorings))
     players = draw(st.integers(game.min_players, game.max_players))
     cards = draw(st.permutations(list(DECK) + [JOKER] * game.jokers))
     boards = []
@@ -49,8 +65,9 @@ def test_each_pair_is_opposite_from_the_two_sides(table):
     for pair in forward.pairs:
         other = by_names[pair.players[::-1]]
         assert other.rows == tuple(-r for r in pair.rows)
-        assert (other.scoop, other.royalties, other.points) == (
+        assert (other.scoop, other.majority, other.royalties, other.points) == (
             -pair.scoop,
+            -pair.majority,
             -pair.royalties,
             -pair.points,
         )
@@ -105,3 +122,28 @@ def test_replacing_a_joker_by_the_card_it_became_scores_the_same(table):
         assert after.royalties == before.royalties
         assert after.fantasyland == before.fantasyland
         assert [row.key for row in after.rows] == [row.key for row in before.rows]
+
+
+@SETTINGS
+@given(tables())
+def test_a_pair_is_its_rows_its_bonuses_and_its_royalties(table):
+    game, _ = table
+    result = score_table(*table)
+    bonus = game.scoring
+    for pair in result.pairs:
+        won, lost = pair.rows.count(1), pair.rows.count(-1)
+        assert pair.scoop == bonus.scoop * ((won == 3) - (lost == 3))
+        assert pair.majority == bonus.majority * ((won > lost) - (won < lost))
+        assert pair.points == sum(pair.rows) + pair.scoop + pair.majority + pair.royalties
+
+
+@SETTINGS
+@given(tables(), royalty_changes)
+def test_royalty_amounts_change_no_foul_no_hand_and_no_fantasyland(table, changes):
+    game, boards = table
+    own = replace(game, royalties=STANDARD_ROYALTIES.with_changes(changes))
+    before, after = score_table(game, boards), score_table(own, boards)
+    for old, new in zip(before.players, after.players, strict=True):
+        assert (new.fouled, new.fantasyland) == (old.fouled, old.fantasyland)
+        # Jokers become the strongest hand, never the best paid one.
+        assert [row.cards for row in new.rows] == [row.cards for row in old.rows]

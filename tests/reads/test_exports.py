@@ -30,7 +30,8 @@ def night(make_night):
 def get(client, name: str, *args) -> tuple:
     response = client.get(reverse(name, args=args))
     assert response.status_code == 200
-    return response, response.content.decode()
+    assert response.streaming  # sent as it is made
+    return response, b"".join(response.streaming_content).decode()
 
 
 def test_a_night_as_csv_has_one_row_per_entry_with_its_round(night, login):
@@ -142,9 +143,11 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
         finish(night)
         night = make_night(("Anna", "Bram"), group=night.group)
     client = login("Anna")
-    # Session, user, group; nights, their seats, rounds and entries.
-    with django_assert_num_queries(7):
-        client.get(reverse("group_export", args=[night.group.pk, "csv"]))
+    # Session, user, group; nights, their seats, their totals, rounds and entries,
+    # then the empty batch that ends the rounds.
+    with django_assert_num_queries(9):
+        response = client.get(reverse("group_export", args=[night.group.pk, "csv"]))
+        b"".join(response.streaming_content)
     assert Night.objects.count() == count + 1
 
 
@@ -172,3 +175,27 @@ def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, l
         ("2", "Anna", "", "", ""),
         ("2", "Bram", "", "", ""),
     ]
+
+
+def test_a_long_night_is_exported_in_batches_of_rounds_with_every_round_once(login, make_night):
+    from scorekeeper.reads import exports
+    from tests.helpers import rounds_of
+
+    night = make_night()
+    play(night, *rounds_of(8))
+    client = login("Anna")
+    batch, exports.ROUND_BATCH = exports.ROUND_BATCH, 3
+    try:
+        _, csv_body = get(client, "night_export", night.pk, "csv")
+        _, json_body = get(client, "night_export", night.pk, "json")
+    finally:
+        exports.ROUND_BATCH = batch
+    rows = list(csv.reader(io.StringIO(csv_body)))[1:]
+    assert [int(row[7]) for row in rows] == [n for n in range(1, 9) for _ in range(3)]
+    [exported] = json.loads(json_body)["nights"]
+    assert [r["number"] for r in exported["rounds"]] == list(range(1, 9))
+    assert {seat["name"]: seat["points"] for seat in exported["seats"]} == {
+        "Anna": 15,
+        "Bram": -3,
+        "Chris": -12,
+    }

@@ -10,7 +10,7 @@ from scorekeeper.models import Entry, Round, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import leave_seat
-from tests.helpers import finish, play
+from tests.helpers import finish, fix_state_of, play
 
 # The rules' worked example: A a flush bottom (4), B kings on top (8), C fouls.
 A = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
@@ -258,7 +258,12 @@ def test_a_card_entered_round_can_be_corrected_like_any_other(client, login, mak
     ids = {seat.name: seat.pk for seat in night.seats.all()}
     response = client.post(
         reverse("round_edit", args=[night.pk, 1]),
-        {f"points_{ids['Anna']}": 8, f"points_{ids['Bram']}": 16, f"points_{ids['Chris']}": -24},
+        {
+            f"points_{ids['Anna']}": 8,
+            f"points_{ids['Bram']}": 16,
+            f"points_{ids['Chris']}": -24,
+            "state": fix_state_of(night, 1),
+        },
     )
     assert response.status_code == 302
     assert points(night) == {"Anna": 8, "Bram": 16, "Chris": -24}

@@ -234,7 +234,8 @@ def test_the_group_poll_answers_204_without_rendering_when_no_night_changed(
     login("Anna")
     poll = poll_url_on(client.get(group_url(night.group)).content.decode())
     assert poll.startswith(reverse("group_live", args=[night.group_id]))
-    with django_assert_num_queries(4):  # session, user, the group, the nights' fingerprint
+    # The session, then the nights' fingerprint with the membership and the login's check.
+    with django_assert_num_queries(2):
         response = client.get(poll)
     assert response.status_code == 204
     assert response.content == b""
@@ -301,11 +302,12 @@ def test_the_group_poll_costs_the_same_however_many_nights(
     play(running, {"Anna": 1, "Bram": -1, "Chris": 0})
     login("Chris")
     poll = poll_url_on(client.get(group_url(group)).content.decode())
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(2):
         assert client.get(poll).status_code == 204
     changed = poll.replace("version=", "version=old-")
-    # Rendered: the fingerprint, the nights, the finished nights' players and rounds.
-    with django_assert_num_queries(7):
+    # Rendered: the quick check, then the user, the group, the fingerprint, the nights,
+    # the finished nights' players and rounds.
+    with django_assert_num_queries(8):
         body = client.get(changed).content.decode()
     assert body.count('class="row-link night-row"') == played
     assert body.count('data-testid="running-night"') == 1

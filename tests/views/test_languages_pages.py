@@ -62,6 +62,9 @@ def pages(group, first: Night, second: Night, running: Night) -> list[str]:
         reverse("night_settle", args=[running.pk]),
         reverse("night_screen", args=[running.pk]),
         reverse("rules"),
+        reverse("group_house_rules", args=[group.pk]),
+        reverse("night_rules", args=[running.pk]),
+        reverse("night_rules", args=[first.pk]),
         "/no-such-page/",
     ]
 

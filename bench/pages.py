@@ -1,0 +1,160 @@
+"""Every page of a night at 10 rounds against the same page at 1,000. Run: ``make bench``
+or ``.venv/bin/python bench/pages.py``.
+
+Prints, for each page, its time (the best of a few loads, in this process through
+Django's test client and every middleware), its queries and its size, raw and
+gzipped as the server sends it, for a short night and for a long one, and the
+ratio of their times (the goal: within 3x). A throwaway SQLite file; the long
+night's rounds are written in bulk, as record_entry would have left them.
+"""
+
+import gzip
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
+
+import django
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.db.models import F  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
+SHORT, LONG = (2, 40) if QUICK else (10, 1000)
+LOADS = 1 if QUICK else 5
+
+
+def a_night(group, users, rounds: int):
+    from scorekeeper.models import Entry, Night, Round
+    from scorekeeper.services.nights import SeatRequest, start_night
+    from scorekeeper.services.rounds import record_entry
+
+    night = start_night(
+        group=group,
+        started_by=users[0],
+        game_id="standard",
+        rules={},
+        point_cents=10,
+        seats=[SeatRequest(user=user) for user in users],
+        first_dealer=0,
+    )
+    seats = list(night.seats.all())
+    # Round 1 through the service (it opened with the night), the rest in bulk.
+    for seat, points in zip(seats, (3, -1, -2), strict=True):
+        record_entry(night=night, round_number=1, seat=seat, points=points, entered_by=users[0])
+    Round.objects.filter(night=night, recorded_at__isnull=True).delete()
+    now = timezone.now()
+    Round.objects.bulk_create(
+        Round(
+            night=night,
+            number=number,
+            dealer=seats[number % 3],
+            recorded_at=now,
+            recorded_sum=0,
+        )
+        for number in range(2, rounds + 1)
+    )
+    by_number = {r.number: r for r in Round.objects.filter(night=night, number__gt=1)}
+    Entry.objects.bulk_create(
+        Entry(round=by_number[number], seat=seat, points=points, entered_by=users[0])
+        for number in range(2, rounds + 1)
+        for seat, points in zip(
+            seats, (number % 7, -(number % 5), number % 5 - number % 7), strict=True
+        )
+    )
+    Round.objects.create(night=night, number=rounds + 1, dealer=seats[(rounds + 1) % 3])
+    Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
+    night.refresh_from_db()
+    return night
+
+
+def pages(night, user) -> dict[str, str]:
+    group, n = night.group_id, night.pk
+    # A phone's poll after someone else's total came in: same round, same seat.
+    seen = f"round={night.rounds.count()}&seat={night.seats.get(user=user).pk}"
+    return {
+        "night page": f"/nights/{n}/",
+        "poll, changed": f"/nights/{n}/live/?version=0&{seen}",
+        "rounds page": f"/nights/{n}/rounds/",
+        "settlement": f"/nights/{n}/settle/",
+        "export CSV": f"/nights/{n}/export.csv",
+        "export JSON": f"/nights/{n}/export.json",
+        "group page": f"/groups/{group}/",
+        "group table": f"/groups/{group}/table/",
+        "player history": f"/groups/{group}/players/{user.pk}/",
+    }
+
+
+FIRST_BYTES: dict[str, float] = {}
+
+
+def measure(client: Client, url: str) -> tuple[float, int, int, int]:
+    """(seconds, queries, bytes, gzipped bytes) of one page; for a streamed one, the
+    time to its first chunk goes to FIRST_BYTES."""
+    best = first = float("inf")
+    for _ in range(LOADS):
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = client.get(url)
+            if response.streaming:
+                chunks = iter(response.streaming_content)
+                body = next(chunks)
+                first = min(first, time.perf_counter() - start)
+                body += b"".join(chunks)
+            else:
+                body = response.content
+            best = min(best, time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+    if first != float("inf"):
+        FIRST_BYTES[url] = first
+    return best, len(queries), len(body), len(gzip.compress(body))
+
+
+def main() -> None:
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    from scorekeeper.models import User
+    from scorekeeper.services.groups import create_group, join_group
+
+    users = [User.objects.create_user(name=n, password="bench-only") for n in ("Anna", "Bram")]
+    users.append(User.objects.create_user(name="Chris", password="bench-only"))
+    client = Client()
+    client.force_login(users[0])
+    figures = {}
+    for rounds in (SHORT, LONG):
+        group = create_group(name=f"Bench {rounds}", created_by=users[0])
+        for user in users[1:]:
+            join_group(group=group, user=user)
+        night = a_night(group, users, rounds)
+        figures[rounds] = {
+            label: measure(client, url) for label, url in pages(night, users[0]).items()
+        }
+
+    print(f"Pages at {SHORT} rounds and at {LONG} (best of {LOADS} loads; goal: within 3x)")
+    half = f"{'ms':>7} {'q':>3} {'KB':>6} {'gz KB':>6}"
+    print(f"  {'':<15} {half}  | {half} | x time")
+    for label, short in figures[SHORT].items():
+        long = figures[LONG][label]
+        print(f"  {label:<15} {_row(short)}  | {_row(long)} | {long[0] / short[0]:5.1f}")
+    firsts = ", ".join(f"{seconds * 1000:.1f} ms" for seconds in FIRST_BYTES.values())
+    print(f"  exports are streamed: their first bytes after {firsts}")
+
+
+def _row(figures: tuple[float, int, int, int]) -> str:
+    seconds, queries, size, gzipped = figures
+    return f"{seconds * 1000:7.1f} {queries:3} {size / 1024:6.1f} {gzipped / 1024:6.1f}"
+
+
+if __name__ == "__main__":
+    main()

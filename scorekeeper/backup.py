@@ -1,0 +1,116 @@
+"""A whole site in one file and back: every account, group, membership, night,
+seat, round (the one in progress too, with its Fantasyland), entry with its cards,
+correction and payment, as rows with their own keys.
+
+The file is JSON: ``{"format": "ofcboard-backup", "version": 1, "migration": ...,
+"objects": [...]}``, the objects in the form of Django's serializers, times with
+their microseconds (Django's own JSON fixtures round them to milliseconds).
+Password hashes are in it: keep it as private as the database.
+"""
+
+import json
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+from django.apps import apps
+from django.core import serializers
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.db.migrations.recorder import MigrationRecorder
+
+FORMAT = "ofcboard-backup"
+VERSION = 1
+
+
+class BackupError(Exception):
+    """A backup that cannot be restored here; the message says why in words."""
+
+
+def _models() -> list:
+    # Declaration order (accounts, groups, nights, payments): every row comes after
+    # those it points to, so a restore never waits on a missing key.
+    return list(apps.get_app_config("scorekeeper").get_models())
+
+
+def _encode(value: Any) -> str:
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _last_migration() -> str:
+    applied = MigrationRecorder(connection).applied_migrations()
+    return max((name for app, name in applied if app == "scorekeeper"), default="")
+
+
+def write_backup(path: Path) -> dict[str, int]:
+    """Write everything to ``path``; the count of rows per table.
+
+    One transaction, so the file is one moment of the site while phones keep posting:
+    on SQLite the transaction holds the write lock (writes wait the second or so it
+    takes), on PostgreSQL it reads one snapshot (REPEATABLE READ) and blocks nobody.
+    """
+    counts: dict[str, int] = {}
+    objects: list[dict] = []
+    # Inside someone else's transaction (a test's), that one is the moment.
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        for model in _models():
+            rows = serializers.serialize("python", model.objects.order_by("pk"))
+            counts[model._meta.label] = len(rows)
+            objects += rows
+        migration = _last_migration()
+    document = {"format": FORMAT, "version": VERSION, "migration": migration, "objects": objects}
+    partial = path.with_name(path.name + ".partial")
+    # Written beside, then renamed: a backup cut short never looks like a good one.
+    with partial.open("w", encoding="utf-8") as file:
+        partial.chmod(0o600)
+        json.dump(document, file, default=_encode, ensure_ascii=False)
+    partial.replace(path)
+    return counts
+
+
+def read_backup(path: Path) -> dict:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise BackupError(f"{path} cannot be read as a backup: {error}") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BackupError(f"{path} is not an OFC Board backup.")
+    if document.get("version") != VERSION:
+        raise BackupError(f"{path} is a backup of version {document.get('version')}.")
+    return document
+
+
+def restore_backup(path: Path) -> dict[str, int]:
+    """Bring the backup at ``path`` back into this (migrated, empty) database, keys and
+    all; the count of rows per table. Refused, changing nothing, when the database
+    already has accounts or groups, or is older than the backup."""
+    document = read_backup(path)
+    models = _models()
+    if any(model.objects.exists() for model in models):
+        raise BackupError(
+            "This database already has accounts or groups: restore into an empty one "
+            "(a new database, or a new file with DATABASE_URL), after `manage.py migrate`."
+        )
+    if document["migration"] > _last_migration():
+        raise BackupError(
+            f"The backup was made by a newer OFC Board (migration {document['migration']}); "
+            "update this one first."
+        )
+    counts: dict[str, int] = {}
+    with transaction.atomic():
+        for restored in serializers.deserialize("python", document["objects"]):
+            restored.save()
+            label = restored.object._meta.label
+            counts[label] = counts.get(label, 0) + 1
+        connection.check_constraints(table_names=[model._meta.db_table for model in models])
+        # PostgreSQL's id sequences start after the restored keys, as new rows need.
+        with connection.cursor() as cursor:
+            for statement in connection.ops.sequence_reset_sql(no_style(), models):
+                cursor.execute(statement)
+    return counts

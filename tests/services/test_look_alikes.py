@@ -1,0 +1,50 @@
+"""Names the others at the table could not tell apart are refused wherever a name
+is given: a guest at the start of a night, a guest joining late."""
+
+import pytest
+
+from scorekeeper.models import Night, Seat, User
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.nights import SeatRequest, start_night
+from scorekeeper.services.seats import add_seat
+
+CYRILLIC_ANNA = "\u0410nna"
+
+
+def test_a_guest_named_like_a_member_is_refused_at_the_start(make_group):
+    group = make_group(members=("Anna", "Bram"))
+    anna, bram = User.objects.get(name="Anna"), User.objects.get(name="Bram")
+    for seats, message in (
+        # Like a member of the group, seated or not.
+        ([SeatRequest(user=bram), SeatRequest(guest_name=CYRILLIC_ANNA)], "looks just like"),
+        # A full-width name is the name it reads as.
+        (
+            [
+                SeatRequest(user=anna),
+                SeatRequest(guest_name="Ｇｕｓ"),
+                SeatRequest(guest_name="Gus"),
+            ],
+            "Gus is seated twice",
+        ),
+    ):
+        with pytest.raises(Refused, match=message):
+            start_night(
+                group=group,
+                started_by=bram,
+                game_id="standard",
+                rules={},
+                point_cents=10,
+                seats=seats,
+                first_dealer=0,
+            )
+    assert not Night.objects.exists()
+
+
+def test_a_late_guest_named_like_someone_at_the_table_is_refused(make_night):
+    night = make_night(("Anna", "Bram"), guests=("Gus",))
+    anna = User.objects.get(name="Anna")
+    for name in (CYRILLIC_ANNA, "Gu\u0455"):  # a Cyrillic ѕ in "Gus"
+        with pytest.raises(Refused, match="looks just like"):
+            add_seat(night=night, by=anna, guest_name=name, position=9)
+    add_seat(night=night, by=anna, guest_name="Dora", position=9)
+    assert Seat.objects.filter(night=night).count() == 4
