@@ -40,11 +40,16 @@ dev: setup
 	$(BIN)/python manage.py welcome --port $(PORT)
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
-# The browser tests drive Debian's Chromium, never a browser download.
+# The browser tests drive Debian's Chromium, never a browser download; a Chinese font
+# makes the Chinese pages' screenshots (test-results/languages/) readable.
 chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
+	fi
+	@if ! fc-list :lang=zh 2>/dev/null | grep -q .; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-zenhei || true; \
 	fi
 
 # The HTTP benchmark's load generator, from Debian.

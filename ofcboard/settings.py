@@ -76,9 +76,11 @@ MIDDLEWARE = [
     # with random bytes (Heal The Breach), so compressing pages that carry secrets is safe.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorekeeper.middleware.account_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -171,7 +173,20 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
-LANGUAGE_CODE = "en-us"
+# The table's own language: the phone's Accept-Language first, then the switcher on
+# every page (kept on the account, or in a cookie before logging in). A new language
+# is a folder in locale/ and a line here; see the README.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("nl", "Nederlands"),
+    ("zh-hans", "简体中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers as each language writes them (Django's own formats otherwise).
+FORMAT_MODULE_PATH = ["ofcboard.formats"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 from django.core.management import call_command
 from django.db.models.signals import post_migrate
 
@@ -15,3 +16,6 @@ class ScorekeeperConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(create_cache_tables, sender=self)
+        from scorekeeper.middleware import carry_account_language
+
+        user_logged_in.connect(carry_account_language, dispatch_uid="carry_account_language")

@@ -102,6 +102,7 @@ def running_totals_svg(
     height: int = 200,
     format_total: Callable[[int], str] = signed,
     empty_message: str = "No rounds yet",
+    aria_label: str | None = None,
 ) -> str:
     """Draw each player's running total, round by round, as an ``<svg>`` string.
 
@@ -114,6 +115,8 @@ def running_totals_svg(
     grows if the labels need more room.
 
     With ``rounds == 0`` the chart is a zero line and ``empty_message``.
+    ``aria_label`` replaces the accessible name's "``title`` after N rounds"
+    (a page in another language says it in its own words).
 
     >>> svg = running_totals_svg([ChartSeries("Anna", [5, 42])], rounds=2)
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
@@ -135,7 +138,7 @@ def running_totals_svg(
 
     labels = [f"{_shorten(line.name)} {format_total(line.total)}" for line in series]
     summary = ", ".join(f"{line.name} {format_total(line.total)}" for line in series)
-    aria = f"{title} after {rounds} round{'s' if rounds != 1 else ''}"
+    aria = aria_label or f"{title} after {rounds} round{'s' if rounds != 1 else ''}"
     aria += f": {summary}" if summary else ""
 
     values = [0, *(value for line in series for value in line.points)]

@@ -7,6 +7,9 @@ Pure Python, no Django: the chart uses it as it is, templates through the
 MINUS = "\u2212"  # a real minus sign reads better than a hyphen in a dim room
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "INR": "₹"}
 NO_MINOR_UNIT = {"JPY", "KRW", "ISK"}
+# How a language writes an amount, where it differs from English's "€1,234.50":
+# (decimal mark, thousands mark, space after a currency sign).
+MONEY_STYLES = {"nl": (",", ".", " ")}
 
 
 def signed(points: int | None) -> str:
@@ -24,20 +27,24 @@ def signed(points: int | None) -> str:
     return "0"
 
 
-def money(cents: int, currency: str = "EUR") -> str:
-    """Cents in the currency's own way.
+def money(cents: int, currency: str = "EUR", language: str = "en") -> str:
+    """Cents in the currency's own way, written as ``language`` writes amounts.
 
     >>> money(430), money(-910), money(1250, "CHF"), money(500, "JPY")
     ('€4.30', '−€9.10', '12.50 CHF', '¥500')
+    >>> money(50, language="nl"), money(-123450, language="nl"), money(1250, "CHF", "nl")
+    ('€ 0,50', '−€ 1.234,50', '12,50 CHF')
     """
+    decimal, thousands, gap = MONEY_STYLES.get(language.split("-")[0], (".", ",", ""))
     sign = MINUS if cents < 0 else ""
     cents = abs(cents)
     if currency in NO_MINOR_UNIT:
         amount = f"{cents:,}"
     else:
         amount = f"{cents // 100:,}.{cents % 100:02d}"
+    amount = amount.translate({ord(","): thousands, ord("."): decimal})
     symbol = SYMBOLS.get(currency)
-    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
+    return f"{sign}{symbol}{gap}{amount}" if symbol else f"{sign}{amount} {currency}"
 
 
 def describe_difference(total: int) -> str:

@@ -1,9 +1,10 @@
-"""A strict Content-Security-Policy: every script and style comes from our own files."""
+"""A strict Content-Security-Policy, private pages, and the language kept on an account."""
 
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.cache import patch_cache_control
 
 POLICY = "; ".join(
@@ -30,6 +31,40 @@ def content_security_policy(get_response: Handler) -> Handler:
         # Django's debug error pages are made of inline scripts and styles.
         if not settings.DEBUG:
             response.headers.setdefault("Content-Security-Policy", POLICY)
+        return response
+
+    return middleware
+
+
+def set_language_cookie(response: HttpResponse, language: str) -> None:
+    """The cookie LocaleMiddleware reads before the phone's Accept-Language."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.CSRF_COOKIE_SECURE,
+        httponly=True,
+    )
+
+
+def carry_account_language(sender, request: HttpRequest | None, user, **kwargs) -> None:
+    """On logging in (the user_logged_in signal): the language kept on the account goes
+    with the answer, for account_language to put in the cookie."""
+    if request is not None and getattr(user, "language", ""):
+        request.account_language = user.language  # type: ignore[attr-defined]
+
+
+def account_language(get_response: Handler) -> Handler:
+    """A phone that logs in gets the language kept on the account, in the language
+    cookie: no page (nor the one-query poll) has to look the account up for it."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        language = getattr(request, "account_language", "")
+        if language and translation.check_for_language(language):
+            set_language_cookie(response, language)
         return response
 
     return middleware

@@ -59,6 +59,7 @@ urlpatterns = [
     path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
+    path("language/", accounts.language, name="language"),
     path("rules/", rules.rules, name="rules"),
     path("service-worker.js", offline.service_worker, name="service_worker"),
     path("join/<str:token>/", groups.join, name="join"),

@@ -3,17 +3,20 @@
 import unicodedata
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name
+from scorekeeper.terms import name_problem
 from scorekeeper.throttle import login_locked_message
 
 
 class NameField(forms.CharField):
     def __init__(self, **kwargs):
-        kwargs.setdefault("label", "Your name")
+        kwargs.setdefault("label", _("Your name"))
         kwargs.setdefault("max_length", 200)  # the clean step says "at most 30" in words
         super().__init__(**kwargs)
         self.widget.attrs.update(
@@ -30,16 +33,16 @@ class NameField(forms.CharField):
         try:
             return clean_name(value)
         except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(name_problem(error)) from None
 
 
 class SignUpForm(forms.Form):
-    name = NameField(error_messages={"required": "Please enter a name."})
+    name = NameField(error_messages={"required": _("Please enter a name.")})
     password = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        error_messages={"required": "Please choose a password."},
+        error_messages={"required": _("Please choose a password.")},
     )
 
     def clean_password(self):
@@ -50,13 +53,13 @@ class SignUpForm(forms.Form):
 
 class LoginForm(AuthenticationForm):
     error_messages = {
-        "invalid_login": "That name and password do not match. Check both and try again.",
-        "inactive": "This account is switched off.",
+        "invalid_login": _("That name and password do not match. Check both and try again."),
+        "inactive": _("This account is switched off."),
     }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["username"].label = "Your name"
+        self.fields["username"].label = _("Your name")
         self.fields["username"].widget.attrs.update(
             {"autocapitalize": "words", "spellcheck": "false"}
         )
@@ -84,3 +87,9 @@ class LoginForm(AuthenticationForm):
 TOO_LONG_TO_LOG_IN = gettext_lazy(
     "No account has a name that long: names have at most %(count)d characters."
 )
+
+
+class LanguageForm(forms.Form):
+    """The language switcher on every page: one of settings.LANGUAGES."""
+
+    language = forms.ChoiceField(choices=settings.LANGUAGES)

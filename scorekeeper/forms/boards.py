@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms.fields import PointsInput, SaveKeyField
 from scorekeeper.models import Board, parse_board
@@ -17,6 +19,13 @@ from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+# SUIT_NAMES are the cards' CSS classes too; these are what a screen reader says.
+SUIT_WORDS = {
+    "spades": _("spades"),
+    "hearts": _("hearts"),
+    "diamonds": _("diamonds"),
+    "clubs": _("clubs"),
+}
 ROW_NAMES = [row.value for row in ROWS]
 SIZES = {row.value: row.size for row in ROWS}
 
@@ -36,10 +45,10 @@ class Face:
     @property
     def label(self) -> str:
         if self.suit == "joker":
-            return "joker"
+            return gettext("joker")
         if self.wild:
-            return f"joker as {self.rank}{self.symbol}"
-        return f"{self.rank} of {self.suit}"
+            return gettext("joker as %(card)s") % {"card": f"{self.rank}{self.symbol}"}
+        return gettext("%(rank)s of %(suit)s") % {"rank": self.rank, "suit": SUIT_WORDS[self.suit]}
 
 
 def face(code: str, *, wild: bool = False) -> Face:
@@ -53,12 +62,12 @@ class BoardForm(forms.Form):
     round = forms.IntegerField(widget=forms.HiddenInput)
     seat = forms.IntegerField(widget=forms.HiddenInput)
     # Drawn by hand in the picker's "type the cards" box, beside the tapped cards.
-    top = forms.CharField(required=False, max_length=40, label="Top")
-    middle = forms.CharField(required=False, max_length=60, label="Middle")
-    bottom = forms.CharField(required=False, max_length=60, label="Bottom")
+    top = forms.CharField(required=False, max_length=40, label=_("Top"))
+    middle = forms.CharField(required=False, max_length=60, label=_("Middle"))
+    bottom = forms.CharField(required=False, max_length=60, label=_("Bottom"))
     points = PointsInput(
         required=False,
-        label="Your total",
+        label=_("Your total"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     key = SaveKeyField()
@@ -67,7 +76,7 @@ class BoardForm(forms.Form):
         try:
             return parse_board({name: self.cleaned_data.get(name, "")})[name]
         except OFCError as error:
-            raise forms.ValidationError(f"{error}. Write cards like Qh Qc 3d.") from error
+            raise forms.ValidationError(_not_cards(self.cleaned_data.get(name, ""))) from error
 
     def clean_top(self) -> list[str]:
         return self._clean_row("top")
@@ -80,6 +89,16 @@ class BoardForm(forms.Form):
 
     def board(self) -> Board:
         return {row: self.cleaned_data[row] for row in ROW_NAMES}
+
+
+def _not_cards(text: str) -> str:
+    """Which word of a row's text is not a card, and how to write one."""
+    for token in str(text or "").replace(",", " ").split():
+        try:
+            parse_card(token)
+        except OFCError:
+            return gettext('"%(text)s" is not a card. Write cards like Qh Qc 3d.') % {"text": token}
+    return gettext("Write cards like Qh Qc 3d.")
 
 
 def board_initial(board: Board | None) -> dict[str, str]:
@@ -108,7 +127,7 @@ def apply_pick(data: Mapping[str, str]) -> dict[str, str | None]:
     chosen = data.get("row") if data.get("row") in SIZES else None
     added, removed = data.get("add", ""), data.get("remove", "")
     if removed:
-        row, _, code = removed.partition(" ")
+        row, _space, code = removed.partition(" ")
         if row in rows and code in rows[row]:
             rows[row].remove(code)
             chosen = chosen or row
@@ -173,7 +192,7 @@ def picker(
     jokers = [
         DeckCard(
             face("JK"),
-            "another board" if i < jokers_used else "",
+            gettext("another board") if i < jokers_used else "",
             jokers_used <= i < jokers_used + jokers_placed,
         )
         for i in range(game.jokers)

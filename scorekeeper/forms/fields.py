@@ -4,7 +4,10 @@ from decimal import Decimal
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.utils.formats import number_format
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import MAX_POINTS
 from scorekeeper.names import has_hidden_characters, tidy_title
@@ -14,10 +17,10 @@ class PointsInput(forms.IntegerField):
     """A hand's total as typed on a phone: "-7", "−7" (a real minus) or "+5"."""
 
     default_error_messages = {
-        "required": "Enter a total, for example 12 or −7.",
-        "invalid": "A total is a whole number, for example 12 or −7.",
-        "min_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
-        "max_value": f"A total must be between −{MAX_POINTS} and {MAX_POINTS}.",
+        "required": _("Enter a total, for example 12 or −7."),
+        "invalid": _("A total is a whole number, for example 12 or −7."),
+        "min_value": format_lazy(_("A total must be between −{most} and {most}."), most=MAX_POINTS),
+        "max_value": format_lazy(_("A total must be between −{most} and {most}."), most=MAX_POINTS),
     }
 
     def __init__(self, **kwargs):
@@ -70,6 +73,13 @@ class MoneyField(forms.DecimalField):
         if isinstance(value, str):
             value = value.strip().strip("€$£¥₹").strip().replace(",", ".")
         return super().to_python(value)
+
+    def prepare_value(self, value):
+        # Shown as the reader's language writes amounts ("0,10" in Dutch); either mark
+        # is read back in every language.
+        if isinstance(value, Decimal):
+            return number_format(value, 2)
+        return value
 
     def clean(self, value) -> int | None:
         amount: Decimal | None = super().clean(value)

@@ -29,11 +29,11 @@ from scorekeeper.reads.rules import (
 
 class GroupForm(forms.Form):
     name = TitleField(
-        label="Group name",
+        label=gettext_lazy("Group name"),
         max_length=60,
         error_messages={
-            "required": "Please give the group a name.",
-            "max_length": "A group name can have at most 60 characters.",
+            "required": gettext_lazy("Please give the group a name."),
+            "max_length": gettext_lazy("A group name can have at most 60 characters."),
         },
     )
 

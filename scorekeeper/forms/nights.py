@@ -5,69 +5,74 @@ from itertools import pairwise
 
 from django import forms
 from django.db.models import QuerySet
-from django.utils.translation import gettext_lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
+from scorekeeper.terms import GAME_NAMES
 
 # A hidden field that is missing or malformed: the page was made by another version
 # of the app, or edited by hand. Reloading it is the answer either way.
 OUT_OF_DATE = gettext_lazy("This page is out of date. Reload it and try again.")
 
-GAME_CHOICES = [(game_id, game.name) for game_id, game in PRESETS.items()]
+GAME_CHOICES = [(game_id, GAME_NAMES.get(game_id, game.name)) for game_id, game in PRESETS.items()]
 MAX_SEATS = max(game.max_players for game in PRESETS.values())
 
 
 class StartNightForm(forms.Form):
     game = forms.ChoiceField(choices=GAME_CHOICES)
     point_value = MoneyField(
-        label="Point value",
+        label=_("Point value"),
         min_value=Decimal("0"),
         max_value=Decimal("1000"),
         error_messages={
-            "invalid": "Enter the value of one point, for example 0.10.",
-            "max_decimal_places": "A point is worth whole cents, for example 0.10.",
-            "min_value": "The point value cannot be negative.",
-            "max_value": "A point can be worth at most 1000.",
+            "invalid": _("Enter the value of one point, for example 0.10."),
+            "max_decimal_places": _("A point is worth whole cents, for example 0.10."),
+            "min_value": _("The point value cannot be negative."),
+            "max_value": _("A point can be worth at most 1000."),
         },
     )
     loss_cap = MoneyField(
-        label="Loss cap for the night (blank: none)",
+        label=_("Loss cap for the night (blank: none)"),
         required=False,
         min_value=Decimal("0.01"),
         max_value=Decimal("100000"),
         error_messages={
-            "invalid": "Enter the most anyone pays tonight, for example 20.00, or leave it blank.",
-            "max_decimal_places": "The cap is in whole cents, for example 20.00.",
-            "min_value": "A loss cap must be more than zero; leave it blank for none.",
-            "max_value": "A loss cap can be at most 100000.",
+            "invalid": _(
+                "Enter the most anyone pays tonight, for example 20.00, or leave it blank."
+            ),
+            "max_decimal_places": _("The cap is in whole cents, for example 20.00."),
+            "min_value": _("A loss cap must be more than zero; leave it blank for none."),
+            "max_value": _("A loss cap can be at most 100000."),
         },
     )
     beside_running = forms.BooleanField(
-        required=False, label="Start a second table (another night is running)"
+        required=False, label=_("Start a second table (another night is running)")
     )
-    fantasyland = forms.BooleanField(required=False, label="Fantasyland")
+    fantasyland = forms.BooleanField(required=False, label=_("Fantasyland"))
     stay_full_house_middle = forms.BooleanField(
-        required=False, label="A full house or better in the middle keeps Fantasyland"
+        required=False, label=_("A full house or better in the middle keeps Fantasyland")
     )
     stay_wheel_middle = forms.BooleanField(
-        required=False, label="A 7-5-4-3-2 middle keeps Fantasyland"
+        required=False, label=_("A 7-5-4-3-2 middle keeps Fantasyland")
     )
     stay_limit = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=20,
-        label="Stays in a row (blank: no limit)",
+        label=_("Stays in a row (blank: no limit)"),
         widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
     hold_button = forms.BooleanField(
-        required=False, label="Hold the button for the first hand after Fantasyland"
+        required=False, label=_("Hold the button for the first hand after Fantasyland")
     )
     dealer = forms.TypedChoiceField(
         coerce=int,
-        choices=[(i, f"Seat {i}") for i in range(1, MAX_SEATS + 1)],
-        label="Deals first",
+        choices=[(i, format_lazy(_("Seat {number}"), number=i)) for i in range(1, MAX_SEATS + 1)],
+        label=_("Deals first"),
         widget=forms.RadioSelect,
     )
 
@@ -78,14 +83,14 @@ class StartNightForm(forms.Form):
         choices = [("", "—")] + [(str(m.pk), m.name) for m in members]
         for i in range(1, seat_count + 1):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
-                choices=choices, required=False, label=f"Seat {i}"
+                choices=choices, required=False, label=gettext("Seat %(number)d") % {"number": i}
             )
             self.fields[f"guest_{i}"] = forms.CharField(
                 required=False,
                 max_length=60,
-                label=f"Seat {i} guest",
+                label=gettext("Seat %(number)d guest") % {"number": i},
                 widget=forms.TextInput(
-                    attrs={"placeholder": "or a guest's name", "autocapitalize": "words"}
+                    attrs={"placeholder": gettext("or a guest's name"), "autocapitalize": "words"}
                 ),
             )
 
@@ -100,7 +105,9 @@ class StartNightForm(forms.Form):
             member = data.get(f"seat_{i}")
             guest = (data.get(f"guest_{i}") or "").strip()
             if member and guest:
-                self.add_error(f"guest_{i}", "Pick a member or type a guest's name, not both.")
+                self.add_error(
+                    f"guest_{i}", gettext("Pick a member or type a guest's name, not both.")
+                )
                 continue
             if member:
                 seats.append((None, self.members[int(member)]))
@@ -111,9 +118,9 @@ class StartNightForm(forms.Form):
             if data.get("dealer") == i:
                 dealer_seat = len(seats) - 1
         if len(seats) < 2:
-            raise forms.ValidationError("Seat at least two players.")
+            raise forms.ValidationError(gettext("Seat at least two players."))
         if dealer_seat is None:
-            self.add_error("dealer", "Pick who deals first among the seated players.")
+            self.add_error("dealer", gettext("Pick who deals first among the seated players."))
         data["seats"] = seats
         data["dealer_index"] = dealer_seat
         return data
@@ -143,12 +150,12 @@ class EntryForm(forms.Form):
     seat = forms.ModelChoiceField(
         queryset=Seat.objects.none(),
         widget=forms.HiddenInput,
-        error_messages={"invalid_choice": "That seat is not at this table."},
+        error_messages={"invalid_choice": _("That seat is not at this table.")},
     )
     # Fields the page fills in, not the player: a problem with one is said as one thing.
     PAGE_FIELDS = ("round", "seat", "fantasyland")
     points = PointsInput(
-        label="Your total",
+        label=_("Your total"),
         widget=forms.TextInput(
             attrs={
                 "inputmode": "numeric",
@@ -212,10 +219,10 @@ class AddSeatForm(forms.Form):
     """A late arrival: a member who is not seated (``members``), or a guest."""
 
     member = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label="Member", empty_label="—"
+        queryset=User.objects.none(), required=False, label=_("Member"), empty_label=_("—")
     )
-    guest = forms.CharField(required=False, max_length=60, label="or a guest's name")
-    position = forms.TypedChoiceField(coerce=int, label="Sits")
+    guest = forms.CharField(required=False, max_length=60, label=_("or a guest's name"))
+    position = forms.TypedChoiceField(coerce=int, label=_("Sits"))
 
     def __init__(self, *args, members: "QuerySet[User]", seats: "list[Seat]", **kwargs):
         super().__init__(*args, **kwargs)
@@ -224,9 +231,15 @@ class AddSeatForm(forms.Form):
         choices = []
         if seats:
             last = max(seats, key=lambda seat: seat.position)
-            choices.append((last.position + 1, f"after {last.name} (last)"))
+            choices.append(
+                (last.position + 1, gettext("after %(name)s (last)") % {"name": last.name})
+            )
         choices += [
-            (after.position, f"between {before.name} and {after.name}")
+            (
+                after.position,
+                gettext("between %(first)s and %(second)s")
+                % {"first": before.name, "second": after.name},
+            )
             for before, after in pairwise(seats)
         ]
         # Assigned once: a choice field's widget copies the list when it is set.
@@ -235,5 +248,5 @@ class AddSeatForm(forms.Form):
     def clean(self):
         data = super().clean()
         if bool(data.get("member")) == bool((data.get("guest") or "").strip()):
-            raise forms.ValidationError("Pick a member or type a guest's name.")
+            raise forms.ValidationError(gettext("Pick a member or type a guest's name."))
         return data

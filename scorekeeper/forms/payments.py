@@ -4,6 +4,7 @@ and the group's settle-everything choice."""
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms.fields import MoneyField
 from scorekeeper.models import Night, Seat
@@ -36,10 +37,10 @@ class OwedPaymentForm(forms.Form):
     amount = MoneyField(
         min_value=Decimal("0.01"),
         error_messages={
-            "required": "Enter the amount paid, for example 4.30.",
-            "invalid": "An amount is a number, for example 4.30.",
-            "min_value": "Enter an amount of more than zero.",
-            "max_decimal_places": "An amount has at most two decimals, for example 4.30.",
+            "required": _("Enter the amount paid, for example 4.30."),
+            "invalid": _("An amount is a number, for example 4.30."),
+            "min_value": _("Enter an amount of more than zero."),
+            "max_decimal_places": _("An amount has at most two decimals, for example 4.30."),
         },
     )
 

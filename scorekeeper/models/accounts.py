@@ -24,6 +24,9 @@ class User(AbstractBaseUser):
     name = models.CharField(max_length=30, unique=True)
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
+    # The language picked with the switcher, one of settings.LANGUAGES ("" until then:
+    # the phone's own Accept-Language).
+    language = models.CharField(max_length=10, blank=True, default="")
 
     USERNAME_FIELD = "name"
     objects = UserManager()

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scorekeeper.models.groups import Group, MemberQuerySet
 from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
@@ -154,9 +155,12 @@ class Seat(models.Model):
     def absence(self, number: int) -> str:
         """Why this seat has no hand in round ``number``, or "" when it plays it."""
         if self.last_round is not None and number > self.last_round:
-            return f"{self.name} has left the table."
+            return gettext("%(name)s has left the table.") % {"name": self.name}
         if number < self.first_round:
-            return f"{self.name} joined the table in round {self.first_round}."
+            return gettext("%(name)s joined the table in round %(number)d.") % {
+                "name": self.name,
+                "number": self.first_round,
+            }
         return ""
 
     def entry_refusal(self, by: "User", playing: "list[Seat]", existing: "Entry | None") -> str:
@@ -169,9 +173,11 @@ class Seat(models.Model):
         if self.user_id == by.pk:
             return ""
         if not any(other.user_id == by.pk for other in playing):
-            return "Only players seated in this round can enter totals."
+            return gettext("Only players seated in this round can enter totals.")
         if existing is not None and not self.is_guest and existing.entered_by_id != by.pk:
-            return f"{self.name} already has an entry; only they can change it."
+            return gettext("%(name)s already has an entry; only they can change it.") % {
+                "name": self.name
+            }
         return ""
 
 

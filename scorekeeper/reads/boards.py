@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from scorekeeper.models import Entry, Night, Round, Seat
 from scorekeeper.ofc import ROWS, PlayerResult, TableResult, score_board, score_table
+from scorekeeper.terms import row_name
 
 
 def board_result(night: Night, round_: Round, entry: Entry) -> PlayerResult:
@@ -39,7 +40,7 @@ def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:
                 if card == "JK":
                     jokers += 1
                 else:
-                    used[card] = f"{entry.seat.name} {row}"
+                    used[card] = f"{entry.seat.name} {row_name(row)}"
     return used, jokers
 
 

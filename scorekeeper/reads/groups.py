@@ -3,6 +3,7 @@
 import segno
 from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.models import Group, Membership, Night, Round
 from scorekeeper.models.groups import nights_version
@@ -24,10 +25,19 @@ def member_sentence(group: Group) -> str:
     if not names:
         return ""
     if len(names) == 1:
-        return f"{names[0]} plays here."
+        return gettext("%(name)s plays here.") % {"name": names[0]}
     if len(names) <= 3:
-        return ", ".join(names[:-1]) + " and " + names[-1] + " play here."
-    return f"{names[0]}, {names[1]} and {len(names) - 2} others play here."
+        return gettext("%(names)s and %(last)s play here.") % {
+            "names": ", ".join(names[:-1]),
+            "last": names[-1],
+        }
+    others = len(names) - 2
+    text = ngettext(
+        "%(first)s, %(second)s and %(count)d other play here.",
+        "%(first)s, %(second)s and %(count)d others play here.",
+        others,
+    )
+    return text % {"first": names[0], "second": names[1], "count": others}
 
 
 def group_nights(group: Group) -> dict[str, str | list[Night] | list[NightSummary]]:
@@ -57,7 +67,12 @@ def qr_svg(url: str) -> SafeString:
     """The invitation link as a QR code, inline SVG drawn on the server."""
     # Dark on white whatever the theme: phone cameras read that best.
     svg = segno.make(url, error="m").svg_inline(
-        scale=5, border=2, dark="#000", light="#fff", svgclass="qr", title="Invitation link"
+        scale=5,
+        border=2,
+        dark="#000",
+        light="#fff",
+        svgclass="qr",
+        title=gettext("Invitation link"),
     )
     return mark_safe(svg)
 

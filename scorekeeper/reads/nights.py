@@ -5,11 +5,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
-from scorekeeper.formatting import describe_difference
+from scorekeeper.i18n import difference
 from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
 from scorekeeper.reads.results import night_chart, seat_results
+from scorekeeper.terms import foul_reason
 
 
 @dataclass
@@ -49,7 +51,7 @@ class NightState:
     def difference(self) -> str:
         """ "3 points too many" once everyone is in and the sum is off, else ""."""
         if self.all_in and not self.awaiting and self.entered_sum != 0:
-            return describe_difference(self.entered_sum)
+            return difference(self.entered_sum)
         return ""
 
     @property
@@ -73,9 +75,11 @@ class NightState:
                 continue
             name = line.seat.name
             if line.board.fouled:
-                notes.append(f"From the cards, {name} fouled: {line.board.foul_reason}.")
+                text = gettext("From the cards, %(name)s fouled: %(reason)s.")
+                notes.append(text % {"name": name, "reason": foul_reason(line.board)})
             else:
-                notes.append(f"From the cards, {name}'s royalties are {line.board.royalties}.")
+                text = gettext("From the cards, %(name)s's royalties are %(royalties)d.")
+                notes.append(text % {"name": name, "royalties": line.board.royalties})
         return notes
 
     @property

@@ -16,10 +16,12 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
+from scorekeeper.i18n import decimal
 from scorekeeper.models import Group, Night, Payment, Seat
 from scorekeeper.models.payments import TabPart
 from scorekeeper.reads.results import seat_results
@@ -56,8 +58,8 @@ class OwedPayment:
 
     @property
     def amount_input(self) -> str:
-        """The amount as the form's field takes it back: "4.30"."""
-        return f"{self.cents // 100}.{self.cents % 100:02d}"
+        """The amount as the form's field takes it back: "4.30" ("4,30" in Dutch)."""
+        return decimal(Decimal(self.cents) / 100, 2)
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,15 @@ from functools import partial
 from itertools import groupby
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
-from scorekeeper.formatting import MINUS, money
+from scorekeeper.formatting import MINUS
+from scorekeeper.i18n import decimal, money
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
+from scorekeeper.terms import row_description
 
 BEST_HANDS = 3
 
@@ -37,7 +40,7 @@ def per_hand(points: int, hands: int) -> str:
     ('+3.8', '−1.8', '0.0')
     """
     value = round(points / hands, 1) if hands else 0.0
-    text = f"{abs(value):.1f}"
+    text = decimal(abs(value), 1)  # "1,8" in Dutch
     return f"+{text}" if value > 0 else f"{MINUS}{text}" if value < 0 else text
 
 
@@ -175,8 +178,15 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
         svg = running_totals_svg(
             [ChartSeries(user.name, totals)],
             rounds=len(lines),
-            title=f"Money in {currency} after each night",
+            title=gettext("Money in %(currency)s after each night") % {"currency": currency},
             format_total=partial(money, currency=currency),
+            empty_message=gettext("No rounds yet"),
+            aria_label=ngettext(
+                "Money in %(currency)s after %(count)d night",
+                "Money in %(currency)s after %(count)d nights",
+                len(lines),
+            )
+            % {"currency": currency, "count": len(lines)},
         )
         currencies.append(
             CurrencyLine(
@@ -241,7 +251,9 @@ def card_record(group: Group, user: User) -> CardRecord:
     record = CardRecord()
     rivals: dict[object, HeadToHead] = {}
     rows: list[BestHand] = []
-    for _, group_entries in groupby(_card_rounds(group, user), key=lambda entry: entry.round_id):
+    for _round_id, group_entries in groupby(
+        _card_rounds(group, user), key=lambda entry: entry.round_id
+    ):
         entries = list(group_entries)
         mine = next(index for index, entry in enumerate(entries) if entry.seat.user_id == user.pk)
         scored = _score(entries, mine)
@@ -261,7 +273,7 @@ def card_record(group: Group, user: User) -> CardRecord:
             record.made += result.fantasyland is not None
         if not result.fouled:
             rows += [
-                BestHand(row.key, row.description, row.row, night, round_.number)
+                BestHand(row.key, row_description(row), row.row, night, round_.number)
                 for row in result.rows
                 if not row.low  # a 2-7 middle ranks the other way round
             ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import signed
@@ -124,7 +125,19 @@ def _chart(played: _Played) -> SafeString:
             line.append(running)
         series.append(ChartSeries(seat.name, line, start=start, colour=colours[seat.pk]))
     # chart.py escapes every name it writes, so the markup is safe to output as is.
-    return mark_safe(running_totals_svg(series, rounds=len(played.numbers), format_total=signed))
+    rounds = len(played.numbers)
+    svg = running_totals_svg(
+        series,
+        rounds=rounds,
+        format_total=signed,
+        title=gettext("Running totals"),
+        empty_message=gettext("No rounds yet"),
+        aria_label=ngettext(
+            "Running totals after %(count)d round", "Running totals after %(count)d rounds", rounds
+        )
+        % {"count": rounds},
+    )
+    return mark_safe(svg)
 
 
 def _seat_id(seat: Seat) -> int:

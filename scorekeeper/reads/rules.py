@@ -5,11 +5,12 @@ rules (royalties and scoring system) as a night or a group plays them."""
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.models import Group, Night, User
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game, Royalties
 from scorekeeper.ofc.games import ROYALTY_KEYS, Scoring
+from scorekeeper.terms import category_name, high_card, option_label
 
 # The hands of the royalty table in words (the engine names them in English).
 HAND_WORDS = {
@@ -43,15 +44,26 @@ def stays_in_words(game: Game) -> str:
         return "—"
     ways = []
     if game.stay_top_trips:
-        ways.append("trips on top")
+        ways.append(_("trips on top"))
     if game.stay_full_house_middle:
-        ways.append("a full house or better in the middle")
+        ways.append(_("a full house or better in the middle"))
     if game.stay_quads_bottom:
-        ways.append("quads or better on the bottom")
+        ways.append(_("quads or better on the bottom"))
     if game.stay_wheel_middle:
-        ways.append("a 7-5-4-3-2 middle")
-    cards = f"{game.stay_cards} cards" if game.stay_cards else "the same count again"
-    limit = f"; at most {game.stay_limit} stays in a row" if game.stay_limit is not None else ""
+        ways.append(_("a 7-5-4-3-2 middle"))
+    if game.stay_cards:
+        cards = ngettext("%(count)d card", "%(count)d cards", game.stay_cards) % {
+            "count": game.stay_cards
+        }
+    else:
+        cards = _("the same count again")
+    limit = ""
+    if game.stay_limit is not None:
+        limit = ngettext(
+            "; at most %(count)d stay in a row",
+            "; at most %(count)d stays in a row",
+            game.stay_limit,
+        ) % {"count": game.stay_limit}
     return f"{', '.join(ways)} ({cards}{limit})"
 
 
@@ -66,21 +78,28 @@ def rules_tables(game: Game | None = None) -> dict:
             (_("Trips on top"), _paid_entries(royalties, "top_trips")),
         ],
         "five_card": [
-            (hand, royalties.amount("middle", hand), royalties.amount("bottom", hand))
+            (
+                category_name(hand),
+                royalties.amount("middle", hand),
+                royalties.amount("bottom", hand),
+            )
             for hand in ROYALTY_KEYS["middle"]
             if royalties.amount("middle", hand)
             or royalties.amount("bottom", hand)
             or hand in STANDARD_ROYALTIES.middle
             or hand in STANDARD_ROYALTIES.bottom
         ],
-        "low_middle": [(f"{high}-high", points) for high, points in royalties.low_middle.items()],
+        "low_middle": [
+            (high_card(value), points) for value, points in royalties.low_middle.items()
+        ],
         "show_five_card": "middle" in shown,
         "show_low_middle": "low_middle" in shown,
         "scoring": (game or PRESETS["standard"]).scoring,
         "games": [
             {
                 "game": game,
-                "entry": ", ".join(f"{o.label} ({o.cards})" for o in game.entry_options) or "—",
+                "entry": ", ".join(f"{option_label(o)} ({o.cards})" for o in game.entry_options)
+                or "—",
                 "stays": stays_in_words(game),
             }
             for game in PRESETS.values()

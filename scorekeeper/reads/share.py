@@ -2,10 +2,15 @@
 cap, and who pays whom (with "settle everything tonight", earlier nights included)."""
 
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scorekeeper.formatting import money, signed
+from scorekeeper.formatting import signed
+from scorekeeper.i18n import money
 from scorekeeper.reads.owed import Folded
 from scorekeeper.reads.results import NightResults
+from scorekeeper.terms import game_name
 
 
 def share_text(results: NightResults, folded: Folded | None = None) -> str:
@@ -13,11 +18,14 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
     nights still owe and the payments that square everything."""
     night = results.night
     started = timezone.localtime(night.started_at)
-    rounds = f"{results.rounds} round{'s' if results.rounds != 1 else ''}"
-    per_point = money(night.point_cents, night.currency)
+    rounds = ngettext("%(count)d round", "%(count)d rounds", results.rounds) % {
+        "count": results.rounds
+    }
+    per_point = _("%(amount)s/pt") % {"amount": money(night.point_cents, night.currency)}
+    day = date_format(started, "MONTH_DAY_FORMAT")
     lines = [
-        f"{night.group.name} · {started:%a} {started.day} {started:%b} · {night.game_title}",
-        f"{rounds} · {per_point}/pt" + ("" if night.is_over else " · still playing"),
+        f"{night.group.name} · {day} · {game_name(night.game)}",
+        f"{rounds} · {per_point}" + ("" if night.is_over else " · " + _("still playing")),
         "",
     ]
     lines += [
@@ -26,13 +34,18 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
     ]
     for player in results.capped:
         lines.append(
-            f"{player.seat.name} capped at {money(night.loss_cap_cents, night.currency)}"
-            f" ({money(player.forgiven, night.currency)} not paid)"
+            _("%(name)s capped at %(cap)s (%(forgiven)s not paid)")
+            % {
+                "name": player.seat.name,
+                "cap": money(night.loss_cap_cents, night.currency),
+                "forgiven": money(player.forgiven, night.currency),
+            }
         )
     lines.append("")
     if folded is not None:
         lines += [
-            f"{line.person.name} from earlier nights: {money(line.cents, night.currency)}"
+            _("%(name)s from earlier nights: %(amount)s")
+            % {"name": line.person.name, "amount": money(line.cents, night.currency)}
             for line in folded.earlier
         ]
         lines.append("")
@@ -40,13 +53,13 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
             f"{payment.payer.name} → {payment.payee.name} {money(payment.cents, payment.currency)}"
             for payment in folded.payments
         ]
-        lines += payments or ["Nobody owes anything, earlier nights included."]
+        lines += payments or [_("Nobody owes anything, earlier nights included.")]
     elif results.payments:
         lines += [
             f"{line.payer.name} → {line.payee.name} {money(line.cents, night.currency)}"
-            + (" ✓ paid" if line.is_paid else "")
+            + (" ✓ " + _("paid") if line.is_paid else "")
             for line in results.payments
         ]
     else:
-        lines.append("Nobody owes anything.")
+        lines.append(_("Nobody owes anything."))
     return "\n".join(lines)

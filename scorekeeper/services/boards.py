@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.models import Board, Entry, Night, Round, Seat, User, parse_board, player_board
 from scorekeeper.ofc import (
@@ -52,6 +54,7 @@ from scorekeeper.services.rounds import (
     replayed_entry,
     save_entry,
 )
+from scorekeeper.terms import game_name, row_name
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,12 @@ def _check_complete(board: Board) -> None:
     for row in ROWS:
         count = len(board.get(row.value, []))
         if count != row.size:
-            card_word = "card" if count == 1 else "cards"
-            raise Refused(f"The {row} needs {row.size} cards; it has {count} {card_word}.")
+            text = ngettext(
+                "The %(row)s needs %(size)d cards; it has %(count)d card.",
+                "The %(row)s needs %(size)d cards; it has %(count)d cards.",
+                count,
+            )
+            raise Refused(text % {"row": row_name(row), "size": row.size, "count": count})
 
 
 def _claim(game: Game, current: FantasylandState | None, result: PlayerResult) -> tuple[str, bool]:
@@ -79,22 +86,40 @@ def _claim(game: Game, current: FantasylandState | None, result: PlayerResult) -
     return (option.id if option is not None else ""), False
 
 
-_TIMES = {2: "twice", 3: "three times", 4: "four times"}
+_TIMES = {2: gettext_lazy("twice"), 3: gettext_lazy("three times"), 4: gettext_lazy("four times")}
 
 
 def _places(places: Iterable[Place]) -> str:
     """``Anna's top has 1 and Bram's top has 2``: how many of something each row holds."""
     counts = Counter((place.name, place.row) for place in places)
-    parts = [f"{name}'s {row} has {count}" for (name, row), count in counts.items()]
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    parts = [
+        _("%(name)s's %(row)s has %(count)d") % {"name": name, "row": row_name(row), "count": count}
+        for (name, row), count in counts.items()
+    ]
+    return _and(parts)
+
+
+def _and(parts: list[str]) -> str:
+    """ "a, b and c" """
+    if len(parts) == 1:
+        return parts[0]
+    return _("%(some)s and %(last)s") % {"some": ", ".join(parts[:-1]), "last": parts[-1]}
+
+
+def _row_of(place: Place) -> str:
+    return _("%(name)s's %(row)s") % {"name": place.name, "row": row_name(place.row)}
 
 
 def _repeated(problem: RepeatedCard) -> str:
-    times = _TIMES.get(len(problem.places), f"{len(problem.places)} times")
+    count = len(problem.places)
+    times = str(_TIMES.get(count, "")) or _("%(count)d times") % {"count": count}
     first = problem.places[0]
     if all(place == first for place in problem.places):
-        return f"{problem.card} is in {first.name}'s {first.row} {times}"
-    return f"{problem.card} appears {times}: {', '.join(str(p) for p in problem.places)}"
+        text = _("%(card)s is in %(row)s %(times)s")
+        return text % {"card": problem.card, "row": _row_of(first), "times": times}
+    places = ", ".join(f"{place.name} {row_name(place.row)}" for place in problem.places)
+    text = _("%(card)s appears %(times)s: %(places)s")
+    return text % {"card": problem.card, "times": times, "places": places}
 
 
 def refusal(game: Game, error: OFCError) -> str:
@@ -114,16 +139,16 @@ def refusal(game: Game, error: OFCError) -> str:
                 sentences.append("; ".join(clashes))
                 clashes = []
         elif isinstance(problem, TooManyJokers):
-            sentences.append(
-                f"There are only {problem.limit} jokers in the deck; {_places(problem.places)}"
-            )
+            text = _("There are only %(count)d jokers in the deck; %(places)s")
+            sentences.append(text % {"count": problem.limit, "places": _places(problem.places)})
         elif isinstance(problem, JokersNotDealt):
-            rows = dict.fromkeys(f"{place.name}'s {place.row}" for place in problem.places)
-            jokers = "joker" if len(problem.places) == 1 else "jokers"
-            sentences.append(
-                f"{game.name} is played without jokers; "
-                f"take the {jokers} out of {' and '.join(rows)}"
+            rows = list(dict.fromkeys(_row_of(place) for place in problem.places))
+            text = ngettext(
+                "%(game)s is played without jokers; take the joker out of %(rows)s",
+                "%(game)s is played without jokers; take the jokers out of %(rows)s",
+                len(problem.places),
             )
+            sentences.append(text % {"game": game_name(game), "rows": _and(rows)})
         else:
             sentences.append(str(problem))
     return " ".join(sentence[:1].upper() + sentence[1:] + "." for sentence in sentences)

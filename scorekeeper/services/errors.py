@@ -1,6 +1,7 @@
 """What a service says when it turns a write down."""
 
 from scorekeeper.names import clean_name
+from scorekeeper.terms import name_problem
 
 
 class Refused(ValueError):
@@ -12,4 +13,4 @@ def checked_name(raw: str) -> str:
     try:
         return clean_name(raw)
     except ValueError as error:
-        raise Refused(str(error)) from None
+        raise Refused(name_problem(error)) from None

@@ -18,7 +18,10 @@ from scorekeeper.services.locks import lock_group
 
 class NameTaken(Refused):
     def __init__(self, name: str, suggestion: str):
-        super().__init__(f'"{name}" is already taken. Pick another name, such as "{suggestion}".')
+        super().__init__(
+            _('"%(name)s" is already taken. Pick another name, such as "%(suggestion)s".')
+            % {"name": name, "suggestion": suggestion}
+        )
         self.suggestion = suggestion
 
 
@@ -50,9 +53,9 @@ def create_group(*, name: str, created_by: User | None) -> Group:
     if has_hidden_characters(name):
         raise Refused(str(HIDDEN_IN_GROUP_NAME))
     if not name:
-        raise Refused("Please give the group a name.")
+        raise Refused(_("Please give the group a name."))
     if len(name) > 60:
-        raise Refused("A group name can have at most 60 characters.")
+        raise Refused(_("A group name can have at most 60 characters."))
     group = Group.objects.create(name=name, created_by=created_by)
     if created_by is not None:
         Membership.objects.create(group=group, user=created_by)
@@ -81,7 +84,7 @@ def leave_group(*, group: Group, user: User) -> None:
     )
     if seated.exists():
         raise Refused(
-            "You are seated at tonight's table. Leave the table (or end the night) first."
+            _("You are seated at tonight's table. Leave the table (or end the night) first.")
         )
     Membership.objects.filter(group=group, user=user, left_at__isnull=True).update(
         left_at=timezone.now()

@@ -8,6 +8,7 @@ night, leaving a group, seating a member) lock the group the same way.
 """
 
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, User
 from scorekeeper.services.errors import Refused
@@ -28,7 +29,7 @@ def lock_for_table_change(night: Night, by: User) -> Night:
     only someone at the table, or whoever started the night, may make."""
     night = lock_night(night)
     if not night.is_at_table(by):
-        raise Refused("Only the players at this table can change the night.")
+        raise Refused(_("Only the players at this table can change the night."))
     return night
 
 

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart, checked_table_rules
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
+from scorekeeper.terms import game_name
 
 
 @dataclass(frozen=True)
@@ -46,36 +48,47 @@ def start_night(
     lock_group(group.pk)  # one start at a time
     running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
     if running is not None and not beside_running:
-        by = running.started_by.name if running.started_by else "someone"
+        by = running.started_by.name if running.started_by else _("someone")
         raise Refused(
-            f"A night is already running, started by {by}. Open it from the group page, "
-            "or tick “Start a second table” to play two nights at once."
+            _(
+                "A night is already running, started by %(name)s. Open it from the group "
+                "page, or tick “Start a second table” to play two nights at once."
+            )
+            % {"name": by}
         )
     if game_id not in PRESETS:
-        raise Refused("Pick one of the games on the list.")
+        raise Refused(_("Pick one of the games on the list."))
     _check_house_rules(rules)
     game = PRESETS[game_id].with_house_rules(rules)
     if not game.min_players <= len(seats) <= game.max_players:
         raise Refused(
-            f"{game.name} takes {game.min_players} to {game.max_players} players, got {len(seats)}."
+            _("%(game)s takes %(least)d to %(most)d players, got %(count)d.")
+            % {
+                "game": game_name(game),
+                "least": game.min_players,
+                "most": game.max_players,
+                "count": len(seats),
+            }
         )
     if not 0 <= first_dealer < len(seats):
-        raise Refused("Pick who deals first among the players.")
+        raise Refused(_("Pick who deals first among the players."))
     if point_cents < 0:
-        raise Refused("The point value cannot be negative.")
+        raise Refused(_("The point value cannot be negative."))
     member_ids = set(group.memberships.filter(left_at=None).values_list("user_id", flat=True))
     names: list[str] = []
     for request in seats:
         if request.user is not None:
             if request.user.pk not in member_ids:
-                raise Refused(f"{request.user.name} is not in this group.")
+                raise Refused(_("%(name)s is not in this group.") % {"name": request.user.name})
             names.append(request.user.name)
         else:
             names.append(checked_name(request.guest_name))
     lowered = [name.lower() for name in names]
     duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
     if duplicates:
-        raise Refused(f"{duplicates[0]} is seated twice. Each player takes one seat.")
+        raise Refused(
+            _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
+        )
     guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
     check_names_apart(group, guests, seated=names)
 
@@ -103,8 +116,8 @@ def start_night(
 
 
 _KIND_REFUSALS = {
-    RuleKind.SWITCH: "{name} is on or off.",
-    RuleKind.LIMIT: "Stays in a row must be a whole number, or none.",
+    RuleKind.SWITCH: gettext_lazy("%(name)s is on or off."),
+    RuleKind.LIMIT: gettext_lazy("Stays in a row must be a whole number, or none."),
 }
 
 
@@ -115,9 +128,9 @@ def _check_house_rules(rules: dict) -> None:
             continue
         kind = HOUSE_RULES.get(name)
         if kind is None:
-            raise Refused(f"{name} is not a house rule.")
+            raise Refused(_("%(name)s is not a house rule.") % {"name": name})
         if not kind.accepts(value):
-            raise Refused(_KIND_REFUSALS[kind].format(name=name))
+            raise Refused(_KIND_REFUSALS[kind] % {"name": name})
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ marks and the group's tab change the same amounts, so they queue behind each oth
 """
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
@@ -25,16 +26,18 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     lock_group(night.group_id)
     night = lock_night(night)
     if not night.is_over:
-        raise Refused("Payments can be marked once the night is over.")
+        raise Refused(_("Payments can be marked once the night is over."))
     if TabPart.objects.filter(seat__night=night).exists():
         # The tab already squared part of this night: a mark here would count it twice.
         raise Refused(
-            "Part of this night was paid with what was still owed across nights. "
-            "Mark payments on the group page."
+            _(
+                "Part of this night was paid with what was still owed across nights. "
+                "Mark payments on the group page."
+            )
         )
     if (payer.pk, payee.pk, cents) not in settlement_payments(night):
-        raise Refused("That payment is not in the settlement any more. Check the new amounts.")
-    payment, _ = Payment.objects.get_or_create(
+        raise Refused(_("That payment is not in the settlement any more. Check the new amounts."))
+    payment, _created = Payment.objects.get_or_create(
         night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
     )
     return payment
@@ -46,7 +49,7 @@ def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
     lock_group(night.group_id)
     night = lock_night(night)
     if payment.night_id != night.pk:
-        raise Refused("That payment belongs to another night.")
+        raise Refused(_("That payment belongs to another night."))
     Payment.objects.filter(pk=payment.pk).delete()
 
 
@@ -76,25 +79,27 @@ def pay_owed(
     if night is not None:
         night = lock_night(night)
         if night.group_id != group.pk:
-            raise Refused("That night belongs to another group.")
+            raise Refused(_("That night belongs to another group."))
         if not night.is_over:
-            raise Refused("Payments can be marked once the night is over.")
+            raise Refused(_("Payments can be marked once the night is over."))
     key = f"{fingerprint}|{night.pk if night else ''}|{payer}|{payee}|{cents}|{currency}"
     existing = TabPayment.objects.filter(group=group, key=key).first()
     if existing is not None:
         return existing  # the same button, pressed again
     if cents <= 0:
-        raise Refused("Enter an amount of more than zero.")
+        raise Refused(_("Enter an amount of more than zero."))
     owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
     if owed.fingerprint != fingerprint:
-        raise Refused("What is owed has changed since this page was shown. Check the new amounts.")
+        raise Refused(
+            _("What is owed has changed since this page was shown. Check the new amounts.")
+        )
     payment = owed.find(payer, payee, currency)
     if payment is None:
-        raise Refused("That payment is not owed any more. Check the new amounts.")
+        raise Refused(_("That payment is not owed any more. Check the new amounts."))
     if cents > payment.cents:
         raise Refused(
-            f"{payment.payer.name} owes {payment.payee.name} less than that. "
-            "Enter at most what is owed."
+            _("%(payer)s owes %(payee)s less than that. Enter at most what is owed.")
+            % {"payer": payment.payer.name, "payee": payment.payee.name}
         )
     tab = TabPayment.objects.create(
         group=group,
@@ -121,7 +126,7 @@ def pay_owed(
             parts.append(TabPart(payment=tab, seat=line.seat, cents=sign * part))
             left -= part
         if left:  # the settlement never asks for more than their nights hold
-            raise Refused("That payment does not fit what the nights say. Check the amounts.")
+            raise Refused(_("That payment does not fit what the nights say. Check the amounts."))
     TabPart.objects.bulk_create(parts)
     return tab
 
@@ -131,5 +136,5 @@ def set_settle_everything(*, group: Group, on: bool, by: User) -> None:
     """Whether each night's settlement folds in what is still owed from earlier nights."""
     lock_group(group.pk)
     if not group.has_member(by):
-        raise Refused("Only members of the group can change how it settles.")
+        raise Refused(_("Only members of the group can change how it settles."))
     Group.objects.filter(pk=group.pk).update(settle_everything=on)

@@ -9,9 +9,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
-from scorekeeper.formatting import describe_difference, signed
+from scorekeeper.formatting import signed
+from scorekeeper.i18n import difference
 from scorekeeper.models import (
     MAX_POINTS,
     Entry,
@@ -46,26 +48,35 @@ def _check_fantasyland_claim(
     game: Game, seat: Seat, current: FantasylandState | None, made: str, stayed: bool
 ) -> None:
     if (made or stayed) and not game.fantasyland:
-        raise Refused("This game is played without Fantasyland.")
+        raise Refused(_("This game is played without Fantasyland."))
     if current is None:
         if stayed:
-            raise Refused(f"{seat.name} did not play this hand in Fantasyland, so cannot stay.")
+            raise Refused(
+                _("%(name)s did not play this hand in Fantasyland, so cannot stay.")
+                % {"name": seat.name}
+            )
         if made and made not in {option.id for option in game.entry_options}:
-            raise Refused("That is not a way into Fantasyland in this game.")
+            raise Refused(_("That is not a way into Fantasyland in this game."))
     else:
         if made:
-            raise Refused(f"{seat.name} played this hand in Fantasyland: say whether they stayed.")
+            raise Refused(
+                _("%(name)s played this hand in Fantasyland: say whether they stayed.")
+                % {"name": seat.name}
+            )
         if stayed and game.stay_limit is not None and current.stays >= game.stay_limit:
             raise Refused(
-                f"{seat.name} has had {game.stay_limit + 1} Fantasyland hands in a row, "
-                "the most this game allows."
+                _(
+                    "%(name)s has had %(count)d Fantasyland hands in a row, "
+                    "the most this game allows."
+                )
+                % {"name": seat.name, "count": game.stay_limit + 1}
             )
 
 
 def check_points(points: int) -> None:
     """Refuse a total no hand can come to."""
     if not points_in_range(points):
-        raise Refused(f"A total must be between -{MAX_POINTS} and {MAX_POINTS}.")
+        raise Refused(_("A total must be between -%(most)d and %(most)d.") % {"most": MAX_POINTS})
 
 
 @dataclass(frozen=True)
@@ -86,21 +97,27 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
     """
     night = lock_night(night)
     if night.is_over:
-        raise Refused("This night is over; no more rounds.")
+        raise Refused(_("This night is over; no more rounds."))
     round_ = night.open_round()
     if round_ is None or round_.number != round_number:
         if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
             raise Refused(
-                f"Round {round_number} has already gone through. Check the standings; "
-                "fix a round from its history if needed."
+                _(
+                    "Round %(number)d has already gone through. Check the standings; "
+                    "fix a round from its history if needed."
+                )
+                % {"number": round_number}
             )
         raise Refused(
-            f"Round {round_number} is not open any more: the table is on round "
-            f"{round_.number if round_ else '?'} now. Check your total there."
+            _(
+                "Round %(number)d is not open any more: the table is on round "
+                "%(now)s now. Check your total there."
+            )
+            % {"number": round_number, "now": round_.number if round_ else "?"}
         )
     playing = night.playing_seats(round_.number)
     if seat.night_id != night.pk or seat not in playing:
-        raise Refused(f"{seat.name} is not playing this round.")
+        raise Refused(_("%(name)s is not playing this round.") % {"name": seat.name})
     existing = Entry.objects.filter(round=round_, seat=seat).first()
     refusal = seat.entry_refusal(entered_by, playing, existing)
     if refusal:
@@ -359,24 +376,32 @@ def edit_round(
     night = lock_for_table_change(night, edited_by)
     round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
     if round_ is None:
-        raise Refused(f"Round {number} has not gone through, so there is nothing to fix.")
+        raise Refused(
+            _("Round %(number)d has not gone through, so there is nothing to fix.")
+            % {"number": number}
+        )
     if seen is not None:
         current = fix_state(round_, round_.entries.all())
         if seen != current:
             raise OutOfDateFix(_changed_since(round_, seen))
     if night.payments.exists():
         raise Refused(
-            "Payments of this night are already marked paid. Undo those marks on the "
-            "settlement first, so nobody pays twice."
+            _(
+                "Payments of this night are already marked paid. Undo those marks on the "
+                "settlement first, so nobody pays twice."
+            )
         )
     entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
     if set(points) != set(entries):
-        raise Refused("Give a total for every player of the round.")
+        raise Refused(_("Give a total for every player of the round."))
     for value in points.values():
         check_points(value)
     total = sum(points.values())
     if total != 0:
-        raise Refused(f"The totals must add up to zero; they are {describe_difference(total)}.")
+        raise Refused(
+            _("The totals must add up to zero; they are %(difference)s.")
+            % {"difference": difference(total)}
+        )
     changes = []
     for seat_id, entry in entries.items():
         if entry.points != points[seat_id]:
@@ -394,15 +419,18 @@ def undo_last_round(*, night: Night, by: User) -> Round:
     """Take back the last round that went through: it opens again for editing."""
     night = lock_for_table_change(night, by)
     if night.is_over:
-        raise Refused("This night is over.")
+        raise Refused(_("This night is over."))
     current = night.open_round()
     last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
     if last is None:
-        raise Refused("No round has gone through yet.")
+        raise Refused(_("No round has gone through yet."))
     if current is not None and current.entries.exists():
         raise Refused(
-            f"Round {current.number} already has entries; a round can only be undone "
-            "before anyone enters the next hand."
+            _(
+                "Round %(number)d already has entries; a round can only be undone "
+                "before anyone enters the next hand."
+            )
+            % {"number": current.number}
         )
     if current is not None:
         current.delete()

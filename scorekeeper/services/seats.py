@@ -1,17 +1,22 @@
 """Seats coming and going between hands, and where the button goes when one leaves."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scorekeeper.button import at_or_after, next_dealer
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
+from scorekeeper.terms import game_name
 
 
 def _refuse_mid_round(round_: Round | None, what: str) -> None:
     if round_ is not None and round_.entries.exists():
-        raise Refused(f"Round {round_.number} is being entered. {what} once it goes through.")
+        raise Refused(
+            _("Round %(number)d is being entered. %(what)s once it goes through.")
+            % {"number": round_.number, "what": what}
+        )
 
 
 @transaction.atomic
@@ -21,7 +26,7 @@ def add_seat(
     """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
     night = lock_for_table_change(night, by)
     if night.is_over:
-        raise Refused("This night is over.")
+        raise Refused(_("This night is over."))
     round_ = night.open_round()
     game = night.game_rules
     number = round_.number if round_ is not None else 1
@@ -29,13 +34,16 @@ def add_seat(
         number += 1  # this hand is already being counted: dealt in from the next one
     seated = night.playing_seats(number)
     if len(seated) >= game.max_players:
-        raise Refused(f"{game.name} takes at most {game.max_players} players.")
+        raise Refused(
+            _("%(game)s takes at most %(count)d players.")
+            % {"game": game_name(game), "count": game.max_players}
+        )
     # Someone coming back gets their own seat again: the same member, or the same guest.
     if user is not None:
         # Locked like leave_group, so nobody is seated in the instant they leave the group.
         lock_group(night.group_id)
         if not night.group.has_member(user):
-            raise Refused(f"{user.name} is not in this group.")
+            raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
         name = user.name
         earlier = night.seats.filter(user=user).first()
         clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
@@ -45,12 +53,16 @@ def add_seat(
         earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
         clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
     if clash:
-        raise Refused(f"There is already a {name} tonight; add a letter to tell them apart.")
+        raise Refused(
+            _("There is already a %(name)s tonight; add a letter to tell them apart.")
+            % {"name": name}
+        )
     if earlier is not None and earlier.last_round is None:
-        raise Refused(f"{earlier.name} already has a seat tonight.")
+        raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
     if earlier is not None and number != (round_.number if round_ is not None else 1):
         raise Refused(
-            f"{earlier.name} can come back between hands, once round {round_.number} goes through."
+            _("%(name)s can come back between hands, once round %(number)d goes through.")
+            % {"name": earlier.name, "number": round_.number}
         )
     positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
     position = max(1, min(position, max(positions, default=0) + 1))
@@ -81,15 +93,15 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
     """A player leaves between hands: results stay, Fantasyland is given up."""
     night = lock_for_table_change(night, by)
     if night.is_over:
-        raise Refused("This night is over.")
+        raise Refused(_("This night is over."))
     round_ = night.open_round()
-    _refuse_mid_round(round_, f"{seat.name} can leave")
+    _refuse_mid_round(round_, _("%(name)s can leave") % {"name": seat.name})
     number = round_.number
     playing = night.playing_seats(number)
     if seat not in playing:
-        raise Refused(f"{seat.name} is not at the table.")
+        raise Refused(_("%(name)s is not at the table.") % {"name": seat.name})
     if len(playing) <= 2:
-        raise Refused("A night needs two players; end the night instead.")
+        raise Refused(_("A night needs two players; end the night instead."))
     remaining = [other for other in playing if other.pk != seat.pk]
     fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
     dealer = _dealer_without(night, round_, remaining, fantasyland)

@@ -1,13 +1,14 @@
-"""Points and money in templates: the formatting of :mod:`scorekeeper.formatting`."""
+"""Points and money in templates: the formatting of :mod:`scorekeeper.formatting`,
+money as the active language writes it."""
 
 from django import template
 
-from scorekeeper import formatting
+from scorekeeper import formatting, i18n
 
 register = template.Library()
 
 register.filter("signed", formatting.signed)
-register.filter("money", formatting.money)
+register.filter("money", i18n.money)
 
 
 @register.filter

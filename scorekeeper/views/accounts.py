@@ -1,13 +1,16 @@
-"""Logging in and out, and the optional public sign-up."""
+"""Logging in and out, the optional public sign-up, and the language switcher."""
 
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeeper.forms.accounts import LoginForm, SignUpForm
+from scorekeeper.forms.accounts import LanguageForm, LoginForm, SignUpForm
+from scorekeeper.middleware import set_language_cookie
+from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 from scorekeeper.throttle import signup_refusal
@@ -37,3 +40,23 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect("home")
     status = 429 if refusal else 200
     return render(request, "scorekeeper/signup.html", {"form": form}, status=status)
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """Switch the language: on the account when logged in, in a cookie in any case (so
+    the login page after logging out still speaks it)."""
+    form = LanguageForm(request.POST)
+    target = request.POST.get("next", "")  # the page the switcher was on
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = redirect(target or "/")
+    if not form.is_valid():
+        return response
+    code = form.cleaned_data["language"]
+    if request.user.is_authenticated:
+        remember_language(user=request.user, language=code)
+    set_language_cookie(response, code)
+    return response

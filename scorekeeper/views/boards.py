@@ -99,9 +99,12 @@ def board_entry(
                     messages.error(request, cards_too_late(number))
             else:
                 if saved.round_recorded:
-                    messages.success(request, f"Every board is in: round {number} went through.")
+                    messages.success(
+                        request,
+                        _("Every board is in: round %(number)d went through.") % {"number": number},
+                    )
                 else:
-                    messages.success(request, "Cards saved.")
+                    messages.success(request, _("Cards saved."))
                 if queued(request):
                     return saved_reply(already=False)
                 return redirect(request.path)

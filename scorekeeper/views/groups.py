@@ -100,7 +100,10 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     except Refused as error:
         messages.error(request, str(error))
         return redirect("group_detail", group_id=group.pk)
-    messages.success(request, f"You left {group.name}. Your past results stay in its history.")
+    messages.success(
+        request,
+        _("You left %(group)s. Your past results stay in its history.") % {"group": group.name},
+    )
     return redirect(reverse("home") + "?stay=1")
 
 

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
@@ -202,5 +203,5 @@ def night_end(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     except Refused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "The night is over. Here are the final standings.")
+        messages.success(request, _("The night is over. Here are the final standings."))
     return redirect("night_detail", night_id=night.pk)

@@ -9,11 +9,12 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.formatting import money
 from scorekeeper.forms.groups import InviteLinkForm
 from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
+from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.reads import exports
 from scorekeeper.reads.groups import group_page
@@ -53,9 +54,9 @@ def payment_mark(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     form = PaymentForm(data=request.POST, night=night)
     if not form.is_valid():
         if "payer" in form.errors or "payee" in form.errors:
-            messages.error(request, "That payment is not between players of this night.")
+            messages.error(request, _("That payment is not between players of this night."))
         else:
-            messages.error(request, "That payment could not be read. Try again.")
+            messages.error(request, _("That payment could not be read. Try again."))
         return redirect("night_settle", night_id=night.pk)
     payer, payee = form.cleaned_data["payer"], form.cleaned_data["payee"]
     cents = form.cleaned_data["cents"]
@@ -67,7 +68,11 @@ def payment_mark(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         amount = money(cents, night.currency)
-        messages.success(request, f"{payer.name} paid {payee.name} {amount}: marked.")
+        messages.success(
+            request,
+            _("%(payer)s paid %(payee)s %(amount)s: marked.")
+            % {"payer": payer.name, "payee": payee.name, "amount": amount},
+        )
     return redirect("night_settle", night_id=night.pk)
 
 
@@ -79,7 +84,11 @@ def payment_undo(request: AuthenticatedRequest, night_id: int, payment_id: int) 
         Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
     )
     payment_services.unmark_paid(night=night, payment=payment, by=request.user)
-    messages.success(request, f"{payment.payer.name} → {payment.payee.name} is open again.")
+    messages.success(
+        request,
+        _("%(payer)s → %(payee)s is open again.")
+        % {"payer": payment.payer.name, "payee": payment.payee.name},
+    )
     return redirect("night_settle", night_id=night.pk)
 
 
@@ -87,7 +96,9 @@ def _pay_owed(request: AuthenticatedRequest, group: Group, night: Night | None =
     """Pay what the posted form says is owed; the outcome goes to the messages."""
     form = OwedPaymentForm(data=request.POST)
     if not form.is_valid():
-        messages.error(request, form.errors.get("amount", ["That payment could not be read."])[0])
+        messages.error(
+            request, form.errors.get("amount", [_("That payment could not be read.")])[0]
+        )
         return
     data = form.cleaned_data
     try:
@@ -105,7 +116,11 @@ def _pay_owed(request: AuthenticatedRequest, group: Group, night: Night | None =
         messages.error(request, str(error))
     else:
         amount = money(tab.cents, tab.currency)
-        messages.success(request, f"{tab.payer_name} paid {tab.payee_name} {amount}: marked.")
+        messages.success(
+            request,
+            _("%(payer)s paid %(payee)s %(amount)s: marked.")
+            % {"payer": tab.payer_name, "payee": tab.payee_name, "amount": amount},
+        )
 
 
 @require_GET
@@ -150,9 +165,9 @@ def settle_everything(request: AuthenticatedRequest, night_id: int) -> HttpRespo
         messages.error(request, str(error))
     else:
         if on:
-            messages.success(request, "Settlements now include what earlier nights still owe.")
+            messages.success(request, _("Settlements now include what earlier nights still owe."))
         else:
-            messages.success(request, "Settlements now show each night on its own.")
+            messages.success(request, _("Settlements now show each night on its own."))
     return redirect("night_settle", night_id=night.pk)
 
 

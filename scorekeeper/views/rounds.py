@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.nights import EditRoundForm
@@ -61,7 +62,7 @@ def round_edit(request: AuthenticatedRequest, night_id: int, number: int) -> Htt
         except Refused as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"Round {number} fixed.")
+            messages.success(request, _("Round %(number)d fixed.") % {"number": number})
             return redirect("night_rounds", night_id=night.pk)
     edits = list(round_.edits.select_related("edited_by"))
     return render(
@@ -80,5 +81,5 @@ def round_undo(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     except Refused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "The last round is open again: fix the totals and save.")
+        messages.success(request, _("The last round is open again: fix the totals and save."))
     return redirect("night_detail", night_id=night.pk)

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.nights import AddSeatForm
@@ -37,7 +38,10 @@ def seat_add(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         except Refused as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"{seat.name} is seated and plays from the next hand dealt.")
+            messages.success(
+                request,
+                _("%(name)s is seated and plays from the next hand dealt.") % {"name": seat.name},
+            )
             return redirect("night_detail", night_id=night.pk)
     return render(request, "scorekeeper/seat_add.html", {"night": night, "form": form})
 
@@ -52,5 +56,7 @@ def seat_leave(request: AuthenticatedRequest, night_id: int, seat_id: int) -> Ht
     except Refused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{seat.name} has left the table; their results stay.")
+        messages.success(
+            request, _("%(name)s has left the table; their results stay.") % {"name": seat.name}
+        )
     return redirect("night_detail", night_id=night.pk)

@@ -2,10 +2,14 @@
 (function () {
   "use strict";
 
+  // The page's words, translated with it: base.html puts them on <body> (English
+  // without them), so they work offline too.
+  const word = (name, english) => (document.body && document.body.dataset[name]) || english;
+
   function copyText(input, button) {
     const done = () => {
       const label = button.textContent;
-      button.textContent = "Copied";
+      button.textContent = word("textCopied", "Copied");
       setTimeout(() => { button.textContent = label; }, 1500);
     };
     // The clipboard API needs HTTPS; on the table's plain-HTTP Wi-Fi fall back to a selection.
@@ -64,14 +68,14 @@
     const kept = event.detail.elt.closest("form[data-queue-form]");
     if (!polling && kept && document.querySelector("[data-queue-active]")) return;
     showProblem(event.detail.elt, polling
-      ? "No connection to the table's server. Retrying…"
-      : "Not saved: no connection. Check the Wi-Fi and tap Save again.");
+      ? word("textRetrying", "No connection to the table's server. Retrying…")
+      : word("textNoConnection", "Not saved: no connection. Check the Wi-Fi and tap Save again."));
   });
   document.addEventListener("htmx:responseError", (event) => {
     const outOfDate = event.detail.xhr && event.detail.xhr.status === 403;
     showProblem(event.detail.elt, outOfDate
-      ? "Not saved: this page is out of date (a new login?). Reload the page and save again."
-      : "Not saved: the server had a problem. Tap Save again.");
+      ? word("textOutOfDate", "Not saved: this page is out of date (a new login?). Reload the page and save again.")
+      : word("textServerProblem", "Not saved: the server had a problem. Tap Save again."));
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;

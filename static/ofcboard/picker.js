@@ -5,6 +5,16 @@
   "use strict";
 
   const ROWS = ["top", "middle", "bottom"];
+  // The page's words, translated with it: board.html puts them on the form (English
+  // without them), so they work offline too.
+  const WORDS = (document.querySelector("[data-picker]") || { dataset: {} }).dataset;
+  const word = (name, english) => WORDS[name] || english;
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => values[key]);
+  const ROW_NAMES = { top: word("rowTop", "top"), middle: word("rowMiddle", "middle"), bottom: word("rowBottom", "bottom") };
+  const SUIT_WORDS = {
+    spades: word("suitSpades", "spades"), hearts: word("suitHearts", "hearts"),
+    diamonds: word("suitDiamonds", "diamonds"), clubs: word("suitClubs", "clubs"),
+  };
   const SUITS = { s: ["♠", "spades"], h: ["♥", "hearts"], d: ["♦", "diamonds"], c: ["♣", "clubs"] };
   const RANKS = "23456789TJQKA";
 
@@ -18,10 +28,10 @@
   }
 
   function face(code) {
-    if (code === "JK") return { rank: "JK", symbol: "★", suit: "joker", label: "joker" };
+    if (code === "JK") return { rank: "JK", symbol: "★", suit: "joker", label: word("joker", "joker") };
     const [symbol, suit] = SUITS[code[1]];
     const rank = code[0] === "T" ? "10" : code[0];
-    return { rank, symbol, suit, label: `${rank} of ${suit}` };
+    return { rank, symbol, suit, label: fill(word("cardLabel", "{rank} of {suit}"), { rank, suit: SUIT_WORDS[suit] }) };
   }
 
   function setUp(form) {
@@ -69,7 +79,7 @@
       button.value = `${row} ${code}`;
       button.className = `pc ${card.suit}`;
       button.dataset.card = code;
-      button.setAttribute("aria-label", `${card.label}, ${row}: tap to move`);
+      button.setAttribute("aria-label", fill(word("sayMove", "{card}, {row}: tap to move"), { card: card.label, row: ROW_NAMES[row] }));
       button.append(card.rank);
       const symbol = document.createElement("span");
       symbol.setAttribute("aria-hidden", "true");
@@ -121,7 +131,7 @@
     function place(code, row) {
       const rows = read();
       if (rows[row].length >= size(row)) {
-        say(`The ${row} is full: tap one of its cards to move it first.`);
+        say(fill(word("sayFull", "The {row} is full: tap one of its cards to move it first."), { row: ROW_NAMES[row] }));
         return false;
       }
       rows[row].push(code);
@@ -136,7 +146,7 @@
       const code = button.value;
       if (button.disabled) return;
       if (button.classList.contains("placed") && code !== "JK") {
-        say(`${face(code).label} is on your board already: tap it there to move it.`);
+        say(fill(word("sayPlaced", "{card} is on your board already: tap it there to move it."), { card: face(code).label }));
         return;
       }
       if (held && held.from === null && held.card === code) {
@@ -148,7 +158,7 @@
       const row = chosen();
       if (row && place(code, row)) return;
       held = { card: code, from: null };
-      say(`Now tap a row for the ${face(code).label}.`);
+      say(fill(word("sayPickRow", "Now tap a row for the {card}."), { card: face(code).label }));
     }
 
     function tapPlaced(row, code) {
@@ -157,17 +167,17 @@
         rows[row].splice(rows[row].indexOf(code), 1);
         write(rows);
         held = null;
-        say(`The ${face(code).label} is back in the deck.`);
+        say(fill(word("sayBack", "The {card} is back in the deck."), { card: face(code).label }));
         return;
       }
       held = { card: code, from: row };
-      say(`Tap another row to move the ${face(code).label}, or tap it again to take it off.`);
+      say(fill(word("sayHeld", "Tap another row to move the {card}, or tap it again to take it off."), { card: face(code).label }));
     }
 
     function tapRow(row) {
       if (!held) {
         choose(row);
-        say(`Cards you tap now go to the ${row}.`);
+        say(fill(word("sayChosen", "Cards you tap now go to the {row}."), { row: ROW_NAMES[row] }));
         return;
       }
       const { card, from } = held;
@@ -176,7 +186,7 @@
       if (from !== null) {
         const rows = read();
         if (rows[row].length >= size(row)) {
-          say(`The ${row} is full: tap one of its cards to move it first.`);
+          say(fill(word("sayFull", "The {row} is full: tap one of its cards to move it first."), { row: ROW_NAMES[row] }));
           return;
         }
         rows[from].splice(rows[from].indexOf(card), 1);
