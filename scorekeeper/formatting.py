@@ -45,13 +45,3 @@ def money(cents: int, currency: str = "EUR", language: str = "en") -> str:
     amount = amount.translate({ord(","): thousands, ord("."): decimal})
     symbol = SYMBOLS.get(currency)
     return f"{sign}{symbol}{gap}{amount}" if symbol else f"{sign}{amount} {currency}"
-
-
-def describe_difference(total: int) -> str:
-    """How far a round's totals are from adding up to zero, in words.
-
-    >>> describe_difference(3), describe_difference(-1)
-    ('3 points too many', '1 point too few')
-    """
-    unit = "point" if abs(total) == 1 else "points"
-    return f"{abs(total)} {unit} too {'many' if total > 0 else 'few'}"
