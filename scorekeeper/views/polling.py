@@ -79,9 +79,32 @@ def unchanged(
     login = _login(request)
     if login is None:
         return None
-    session_key, user_id, session_hash = login
+    return _checked(read, object_id, *login, request.GET.get("version", ""))
+
+
+def unchanged_remembered(
+    session_key: str, version: str, read: Callable[[int, int, str], Polled | None], object_id: int
+) -> Polled | None:
+    """The same answer as :func:`unchanged`, for a session key this process has
+    already read the login of; None for any other (the full view reads it)."""
+    if settings.SESSION_ENGINE not in ENGINES_WITH_ROWS:
+        return None
+    known = _logins.get(session_key)
+    if known is None:
+        return None
+    return _checked(read, object_id, session_key, *known, version)
+
+
+def _checked(
+    read: Callable[[int, int, str], Polled | None],
+    object_id: int,
+    session_key: str,
+    user_id: int,
+    session_hash: str,
+    version: str,
+) -> Polled | None:
     polled = read(object_id, user_id, session_key)
-    if polled is None or polled.version != request.GET.get("version", ""):
+    if polled is None or polled.version != version:
         return None
     if not polled.is_active:
         return None
