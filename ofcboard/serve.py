@@ -107,7 +107,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=int(os.environ.get("OFCBOARD_WORKERS", "1")))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("OFCBOARD_THREADS", "0")))
     args = parser.parse_args(argv)
+    if args.threads:
+        SETTINGS["threads"] = args.threads
 
     _allow_open_sockets(SETTINGS["connection_limit"] + 100)
     if args.workers > 1:

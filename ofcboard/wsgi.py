@@ -88,25 +88,23 @@ def _quick_answer(environ: dict[str, Any]) -> HttpResponse | None:
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     if not session_key:
         return None
-    try:
-        request.get_host()  # Django's check of ALLOWED_HOSTS
-    except DisallowedHost:
-        return None
+    # As Django's handler starts a request (its database connections are checked and
+    # dropped if broken or too old); closing the response ends it.
     signals.request_started.send(sender=WSGIHandler, environ=environ)
     try:
         polled = polling.unchanged_remembered(
             session_key, request.GET.get("version", ""), POLLS[match[1]], int(match[2])
         )
     except DatabaseError:
-        polled = None
+        return None
     if polled is None:
-        signals.request_finished.send(sender=WSGIHandler)
         return None
     answer = HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
     request.quick_answer = polling.answer(answer)  # type: ignore[attr-defined]
-    response = _answer_with_headers(request)
-    response._resource_closers.append(request.close)
-    return response  # type: ignore[no-any-return]
+    try:
+        return _answer_with_headers(request)  # type: ignore[no-any-return]
+    except DisallowedHost:  # CommonMiddleware's check of ALLOWED_HOSTS: Django's 400
+        return None
 
 
 def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:

@@ -14,6 +14,7 @@ session once, and only asks the database whether the key is still there.
 """
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -108,8 +109,15 @@ def _checked(
         return None
     if not polled.is_active:
         return None
-    expected = User(password=polled.password).get_session_auth_hash()
+    expected = _session_hash_for(polled.password, settings.SECRET_KEY)
     return polled if constant_time_compare(session_hash, expected) else None
+
+
+@lru_cache(maxsize=_MOST_REMEMBERED)
+def _session_hash_for(password: str, secret_key: str) -> str:
+    """The hash a session of the user with this password hash carries (Django's HMAC
+    of it with the secret key): the same for every poll until the password changes."""
+    return User(password=password).get_session_auth_hash()
 
 
 def answer(response: HttpResponse) -> HttpResponse:
