@@ -14,7 +14,8 @@ would be one per request instead of one per thread.
 Waitress is one process, and Python runs on one core at a time in it: with
 ``--workers N`` (or OFCBOARD_WORKERS) N processes serve one listening socket, forked
 once it is open, each with its own threads and database connections. `make run`
-keeps one, so whatever a process keeps in memory is the table's.
+keeps one, so whatever a process keeps in memory is the table's. ``--threads N`` (or
+OFCBOARD_THREADS) changes each process's worker threads from the 8 below.
 """
 
 import argparse
