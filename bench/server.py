@@ -155,7 +155,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--phones", type=int, default=100 if QUICK else 3000)
     parser.add_argument("--port", type=int, default=18431)
-    parser.add_argument("--workers", type=int, default=1, help="server processes (make run: 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="server processes (default: one per core, the issue's one 2-core server)",
+    )
     args = parser.parse_args()
 
     env = server_env()

@@ -14,6 +14,7 @@ session once, and only asks the database whether the key is still there.
 """
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -79,14 +80,44 @@ def unchanged(
     login = _login(request)
     if login is None:
         return None
-    session_key, user_id, session_hash = login
+    return _checked(read, object_id, *login, request.GET.get("version", ""))
+
+
+def unchanged_remembered(
+    session_key: str, version: str, read: Callable[[int, int, str], Polled | None], object_id: int
+) -> Polled | None:
+    """The same answer as :func:`unchanged`, for a session key this process has
+    already read the login of; None for any other (the full view reads it)."""
+    if settings.SESSION_ENGINE not in ENGINES_WITH_ROWS:
+        return None
+    known = _logins.get(session_key)
+    if known is None:
+        return None
+    return _checked(read, object_id, session_key, *known, version)
+
+
+def _checked(
+    read: Callable[[int, int, str], Polled | None],
+    object_id: int,
+    session_key: str,
+    user_id: int,
+    session_hash: str,
+    version: str,
+) -> Polled | None:
     polled = read(object_id, user_id, session_key)
-    if polled is None or polled.version != request.GET.get("version", ""):
+    if polled is None or polled.version != version:
         return None
     if not polled.is_active:
         return None
-    expected = User(password=polled.password).get_session_auth_hash()
+    expected = _session_hash_for(polled.password, settings.SECRET_KEY)
     return polled if constant_time_compare(session_hash, expected) else None
+
+
+@lru_cache(maxsize=_MOST_REMEMBERED)
+def _session_hash_for(password: str, secret_key: str) -> str:
+    """The hash a session of the user with this password hash carries (Django's HMAC
+    of it with the secret key): the same for every poll until the password changes."""
+    return User(password=password).get_session_auth_hash()
 
 
 def answer(response: HttpResponse) -> HttpResponse:
