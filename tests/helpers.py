@@ -4,6 +4,12 @@ Plain functions, imported by the test modules; `tests/conftest.py` hands the fac
 and the login to the tests as fixtures.
 """
 
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 from django.test import Client
 from django.urls import reverse
 
@@ -213,3 +219,40 @@ def body_text(response) -> str:
     if response.streaming:
         return b"".join(response.streaming_content).decode()
     return response.content.decode()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, int]:
+    """The server as `make run` starts it (``python -m ofcboard.serve``) on a free port,
+    once it accepts connections: (its process, the port)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ofcboard.serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            *options,
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            assert process.poll() is None, "the server did not start"
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.1)

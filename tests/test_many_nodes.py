@@ -10,14 +10,11 @@ database the way several machines would.
 import os
 import random
 import re
-import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.parse
 from http.cookiejar import Cookie, CookieJar
-from pathlib import Path
 from urllib.error import HTTPError
 from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, build_opener
 
@@ -26,9 +23,8 @@ from django.db import connection
 from django.test import Client
 
 from scorekeeper.models import Entry, Night
-from tests.helpers import make_group, make_night
+from tests.helpers import make_group, make_night, start_server
 
-ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 6
 PLAYERS = ("Anna", "Bram", "Chris")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -53,30 +49,9 @@ def database_url() -> str:
     return f"postgres://{login}{'@' if login else ''}{host}{port}/{settings['NAME']}"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_node(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, f"http://127.0.0.1:{port}"
-        except OSError:
-            assert process.poll() is None, "an app node did not start"
-            assert time.monotonic() < deadline, "an app node did not answer"
-            time.sleep(0.1)
+    process, port = start_server(env)
+    return process, f"http://127.0.0.1:{port}"
 
 
 class _Stay(HTTPRedirectHandler):

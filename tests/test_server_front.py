@@ -6,59 +6,25 @@ import http.client
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from ofcboard.serve import MAX_REQUEST_BODY
+from tests.helpers import start_server
 
-ROOT = Path(__file__).resolve().parent.parent
 SLOW_CLIENTS = 40
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start(tmp_path_factory, *options: str) -> tuple[subprocess.Popen, int]:
-    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('front')}/db.sqlite3",
         "OFCBOARD_TABLE": "1",
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ofcboard.serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            *options,
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert process.poll() is None, "the server did not start"
-            assert time.monotonic() < deadline, "the server did not answer"
-            time.sleep(0.1)
-    return process, port
+    return start_server(env, *options)
 
 
 @pytest.fixture(scope="module")
