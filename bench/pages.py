@@ -35,24 +35,15 @@ SHORT, LONG = (2, 40) if QUICK else (10, 1000)
 LOADS = 1 if QUICK else 5
 
 
-def a_night(group, users, rounds: int):
+def a_long_night(group, users, rounds: int):
+    """A night of ``rounds`` recorded rounds and one open: round 1 through the service
+    (it opened with the night), the rest in bulk, as record_entry would have left them."""
+    from bench.tables import a_night, play, spread
     from scorekeeper.models import Entry, Night, Round
-    from scorekeeper.services.nights import SeatRequest, start_night
-    from scorekeeper.services.rounds import record_entry
 
-    night = start_night(
-        group=group,
-        started_by=users[0],
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[SeatRequest(user=user) for user in users],
-        first_dealer=0,
-    )
+    night = a_night(group, users)
+    play(night, users[0], [(3, -1, -2)])
     seats = list(night.seats.all())
-    # Round 1 through the service (it opened with the night), the rest in bulk.
-    for seat, points in zip(seats, (3, -1, -2), strict=True):
-        record_entry(night=night, round_number=1, seat=seat, points=points, entered_by=users[0])
     Round.objects.filter(night=night, recorded_at__isnull=True).delete()
     now = timezone.now()
     Round.objects.bulk_create(
@@ -69,9 +60,7 @@ def a_night(group, users, rounds: int):
     Entry.objects.bulk_create(
         Entry(round=by_number[number], seat=seat, points=points, entered_by=users[0])
         for number in range(2, rounds + 1)
-        for seat, points in zip(
-            seats, (number % 7, -(number % 5), number % 5 - number % 7), strict=True
-        )
+        for seat, points in zip(seats, spread(number), strict=True)
     )
     Round.objects.create(night=night, number=rounds + 1, dealer=seats[(rounds + 1) % 3])
     Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
@@ -124,19 +113,17 @@ def measure(client: Client, url: str) -> tuple[float, int, int, int]:
 def main() -> None:
     setup_test_environment()
     call_command("migrate", verbosity=0)
+    from bench.tables import a_group
     from scorekeeper.models import User
-    from scorekeeper.services.groups import create_group, join_group
 
-    users = [User.objects.create_user(name=n, password="bench-only") for n in ("Anna", "Bram")]
-    users.append(User.objects.create_user(name="Chris", password="bench-only"))
+    users = [
+        User.objects.create_user(name=n, password="bench-only") for n in ("Anna", "Bram", "Chris")
+    ]
     client = Client()
     client.force_login(users[0])
     figures = {}
     for rounds in (SHORT, LONG):
-        group = create_group(name=f"Bench {rounds}", created_by=users[0])
-        for user in users[1:]:
-            join_group(group=group, user=user)
-        night = a_night(group, users, rounds)
+        night = a_long_night(a_group(f"Bench {rounds}", users), users, rounds)
         figures[rounds] = {
             label: measure(client, url) for label, url in pages(night, users[0]).items()
         }

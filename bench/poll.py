@@ -34,36 +34,12 @@ REQUESTS = 5 if QUICK else 300
 
 
 def build_night():
+    from bench.tables import a_group, a_night, play, spread
     from scorekeeper.models import User
-    from scorekeeper.services.groups import create_group, join_group
-    from scorekeeper.services.nights import SeatRequest, start_night
-    from scorekeeper.services.rounds import record_entry
 
     users = [User.objects.create_user(name=n, password="bench-only") for n in ("Anna", "Bram")]
-    group = create_group(name="Bench", created_by=users[0])
-    join_group(group=group, user=users[1])
-    night = start_night(
-        group=group,
-        started_by=users[0],
-        game_id="progressive",
-        rules={},
-        point_cents=10,
-        seats=[
-            SeatRequest(user=users[0]),
-            SeatRequest(user=users[1]),
-            SeatRequest(guest_name="Chris"),
-        ],
-        first_dealer=0,
-    )
-    seats = list(night.seats.all())
-    for number in range(1, ROUNDS + 1):
-        for seat, points in zip(
-            seats, (number % 7, -(number % 5), number % 5 - number % 7), strict=True
-        ):
-            record_entry(
-                night=night, round_number=number, seat=seat, points=points, entered_by=users[0]
-            )
-    night.refresh_from_db()
+    night = a_night(a_group("Bench", users), users, game_id="progressive", guests=["Chris"])
+    play(night, users[0], [spread(number) for number in range(1, ROUNDS + 1)])
     return night, users[0]
 
 

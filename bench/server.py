@@ -52,32 +52,15 @@ def a_polling_phone() -> tuple[str, str]:
     from django.core.management import call_command
     from django.test import Client
 
+    from bench.tables import a_group, a_night, play
     from scorekeeper.models import User
-    from scorekeeper.services.groups import create_group, join_group
-    from scorekeeper.services.nights import SeatRequest, start_night
-    from scorekeeper.services.rounds import record_entry
 
     call_command("migrate", verbosity=0)
     suffix = str(time.time_ns())[-8:]
     users = [User.objects.create_user(name=f"{n}{suffix}", password=None) for n in "AB"]
-    group = create_group(name=f"Bench {suffix}", created_by=users[0])
-    join_group(group=group, user=users[1])
-    night = start_night(
-        group=group,
-        started_by=users[0],
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[SeatRequest(user=user) for user in users],
-        first_dealer=0,
-    )
+    night = a_night(a_group(f"Bench {suffix}", users), users)
+    play(night, users[0], [(number, -number) for number in range(1, 6)])
     seats = list(night.seats.all())
-    for number in range(1, 6):
-        for seat, points in zip(seats, (number, -number), strict=True):
-            record_entry(
-                night=night, round_number=number, seat=seat, points=points, entered_by=users[0]
-            )
-    night.refresh_from_db()
     client = Client()
     client.force_login(users[0])
     cookie = f"sessionid={client.cookies['sessionid'].value}"
