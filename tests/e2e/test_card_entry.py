@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import User
+from tests.e2e.steps import pick_cards
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -11,14 +12,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ANNA = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 BRAM = ("Kc Kd 7s", "As Ad 9c 6d 2s", "Ts Td 4s 4c Js")
 CHRIS = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")
-
-
-def pick(page, rows):
-    """A row, then its cards: one hand, no typing."""
-    for row, cards in zip(("top", "middle", "bottom"), rows, strict=True):
-        page.locator(f".board-row[data-row='{row}'] .row-name").click()
-        for code in cards.split():
-            page.locator(f".deck button[data-card='{code}']").click()
 
 
 def save(page):
@@ -36,7 +29,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
 
     # Anna sets her board: the rows fill 3 / 5 / 5 and the result shows at once.
     anna = phones["Anna"]
-    pick(anna, ANNA)
+    pick_cards(anna, ANNA)
     for row, count in (("top", 3), ("middle", 5), ("bottom", 5)):
         expect(anna.locator(f".board-row[data-row='{row}'] .pc[data-card]")).to_have_count(count)
     save(anna)
@@ -47,7 +40,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
 
     # Bram's page opened before Anna saved: he takes her ace of hearts and is refused.
     bram = phones["Bram"]
-    pick(bram, ("Ah Kd 7s", *BRAM[1:]))
+    pick_cards(bram, ("Ah Kd 7s", *BRAM[1:]))
     save(bram)
     expect(bram.get_by_role("alert").first).to_contain_text(
         "Ah appears twice: Anna bottom, Bram top."
@@ -66,7 +59,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
 
     # Chris fouls; his board is the last one in, so the round goes through.
     chris = phones["Chris"]
-    pick(chris, CHRIS)
+    pick_cards(chris, CHRIS)
     save(chris)
     expect(chris.locator(".messages")).to_contain_text("round 1 went through")
     expect(chris.get_by_test_id("board-result")).to_contain_text(

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import Night, User
+from tests.e2e.steps import pick_cards
 from tests.helpers import finish, make_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -14,13 +15,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ANNA = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 BRAM = ("As Ac 7s", "Kc Kd 9c 9d 2s", "Ts Td Tc 4c Js")
 CHRIS = ("Qc Qh 2d", "7c 8d 9h Jd 2h", "6s 6c Kh Ks 3s")
-
-
-def pick(page, rows):
-    for row, cards in zip(("top", "middle", "bottom"), rows, strict=True):
-        page.locator(f".board-row[data-row='{row}'] .row-name").click()
-        for code in cards.split():
-            page.locator(f".deck button[data-card='{code}']").click()
 
 
 def start_night(page, group, users):
@@ -64,7 +58,7 @@ def test_a_group_plays_its_own_royalties_and_two_four(log_in_phone):
         page = phones[name]
         page.goto(f"/nights/{night.pk}/")
         page.get_by_role("link", name="Enter cards instead").click()
-        pick(page, rows)
+        pick_cards(page, rows)
         page.get_by_role("button", name="Save cards").click()
         expect(page.get_by_test_id("board-result")).to_be_visible()
 

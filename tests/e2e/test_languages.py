@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Night, User
 from tests.e2e.conftest import PHONE
+from tests.e2e.steps import pick_cards
 from tests.helpers import PASSWORD
 from tests.languages import EVERYWHERE, NAMES, english_only_words, leftover, texts_of
 
@@ -89,13 +90,6 @@ def look(page, language, step, english):
     assert page.evaluate(OVERFLOWING) == [], f"text out of its box on the {step} page"
 
 
-def pick(page, rows):
-    for row, cards in zip(("top", "middle", "bottom"), rows, strict=True):
-        page.locator(f".board-row[data-row='{row}'] .row-name").click()
-        for code in cards.split():
-            page.locator(f".deck button[data-card='{code}']").click()
-
-
 def enter_total(page, points):
     page.locator("#entry-form input.points").fill(str(points))
     page.locator("#entry-form .points-row button[type=submit]").click()
@@ -158,7 +152,7 @@ def test_a_short_night_in_the_phones_language(language, browser, live_server, ma
         # Round 2 on cards: both set their boards with the picker and the app counts.
         for page, rows in ((anna, ANNA), (bram, BRAM)):
             page.locator(".cards-link a").click()
-            pick(page, rows)
+            pick_cards(page, rows)
             # The picker's own words (picker.js) come in the page's language too.
             page.locator(".board-row[data-row='top'] .row-name").click()
             expect(page.locator("[data-hint]")).to_have_text(says["hint"])
