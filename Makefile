@@ -23,7 +23,7 @@ setup: $(VENV)/.app-installed
 
 setup-dev: $(VENV)/.dev-installed
 
-# Served by waitress with DEBUG off (no error pages with code in them on the phones),
+# Served by granian with DEBUG off (no error pages with code in them on the phones),
 # over plain HTTP on the table's Wi-Fi; the secret key is kept in .secret_key. Every
 # server setting is in ofcboard/serve.py, which the benchmarks start too.
 TABLE_ENV := DEBUG=0 OFCBOARD_TABLE=1

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
 SECONDS = 2 if QUICK else 10
+THREADS = 2  # wrk's
 
 
 def server_env() -> dict[str, str]:
@@ -118,8 +119,9 @@ def wait_for(port: int, server: subprocess.Popen) -> None:
 
 def wrk(url: str, cookie: str, *, connections: int, script: str, seconds: int) -> dict:
     command = (
-        f"ulimit -n {connections + 1000} 2>/dev/null; wrk -t2 -c{connections} -d{seconds}s"
+        f"ulimit -n {connections + 1000} 2>/dev/null; wrk -t{THREADS} -c{connections} -d{seconds}s"
         f" --timeout 5s -H 'Cookie: {cookie}' -s {ROOT / 'bench' / script} '{url}'"
+        f" -- {connections // THREADS}"
     )
     out = subprocess.run(command, shell=True, capture_output=True, text=True, check=True).stdout
     figures: dict = {"errors": 0}
@@ -163,7 +165,7 @@ def main() -> None:
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,  # waitress warns of its queue under load: expected here
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for(args.port, server)

@@ -1,62 +1,173 @@
 """The web server `make run` starts, with every setting it runs with: the benchmarks
-start the very same one (``python -m ofcboard.serve --port N``).
+and the tests start the very same one (``python -m ofcboard.serve --port N``).
 
-Waitress, because a phone on a bad Wi-Fi (or someone on it who means harm) must not
-be able to stall the table. Its I/O thread reads every request whole, headers and
-body, before a worker thread sees it, so a client that drips its headers costs one
-socket and no thread; a body declared larger than the app can use is refused (413)
-from its Content-Length, before a byte of it is read. gunicorn's threaded worker read
-the headers in its worker threads: 40 dripping clients held all of them and a normal
-page waited for more than 30 s. Its gevent worker does not stall, but SQLite's busy
-wait would then block every request of a worker at once, and Django's connections
-would be one per request instead of one per thread.
+Granian: HTTP is read and written in Rust (hyper, on tokio's event loop) and only the
+app itself runs in Python, in a few threads per process. That is what lets one
+machine keep thousands of phones polling: each open connection is a task on the
+event loop, so 3,000 idle keep-alive connections cost memory and no Python, where
+waitress (before) walked every one of them in Python on each turn of its loop and
+gave up at 1,100 polls a second.
 
-Waitress is one process, and Python runs on one core at a time in it: with
-``--workers N`` (or OFCBOARD_WORKERS) N processes serve one listening socket, forked
-once it is open, each with its own threads and database connections. `make run`
-keeps one, so whatever a process keeps in memory is the table's. ``--threads N`` (or
-OFCBOARD_THREADS) changes each process's worker threads from the 8 below.
+It also keeps the table safe from a phone on a bad Wi-Fi, or someone on it who means
+harm: a client dripping its headers is one more task waiting on the event loop, not a
+thread, and is dropped when its headers take longer than HEADER_READ_SECONDS; a body
+declared larger than the app can use is refused (413) from its Content-Length before
+a byte of it is read. gunicorn's threaded worker read headers in its worker threads:
+40 dripping clients held all of them and a normal page waited for more than 30 s.
+
+``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
+own threads and database connections; `make run` keeps one, so whatever a process
+keeps in memory is the table's. ``--threads N`` (or OFCBOARD_THREADS) changes each
+process's Python threads from the 8 below.
 """
 
 import argparse
-import contextlib
+import io
+import ipaddress
 import os
 import resource
-import signal
-import socket
 import sys
+import threading
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # The app takes forms of a few hundred bytes and no uploads.
 MAX_REQUEST_BODY = 1024 * 1024
+HEADER_READ_SECONDS = 10
+# Open connections one process serves at once (every phone keeps one open between its
+# polls); more wait in the listening socket's backlog.
+CONNECTION_LIMIT = 4000
+THREADS = 8
 
-SETTINGS: dict[str, Any] = {
-    # Worker threads: each keeps its own database connection open (CONN_MAX_AGE).
-    "threads": 8,
-    # Every phone keeps its connection open between polls; slow clients cost a socket each.
-    "connection_limit": 4000,
-    # select() stops at 1,024 sockets; poll() does not.
-    "asyncore_use_poll": True,
-    # A connection that sends nothing for this long is closed (a phone polls every 2 s).
-    "channel_timeout": 30,
-    # Bounds what a client dripping its headers can make the server hold and wait for.
-    "max_request_header_size": 16 * 1024,
-    "max_request_body_size": MAX_REQUEST_BODY,
-    "backlog": 2048,
-    "ident": "ofcboard",
-}
+# How long a thread may hold Python's lock before another gets it (Python's default:
+# 5 ms). A poll waits for its database answer without the lock, then has to take it
+# back from the threads busy with other requests: at 5 ms a turn, an unchanged poll
+# that needs 0.3 ms of work waited hundreds of ms under load (p95 0.4-2 s with 16
+# connections); at 0.5 ms the same server answered it 2.6x as often at p95 15 ms.
+SWITCH_INTERVAL = 0.0005
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def _behind_a_proxy() -> dict[str, Any]:
-    """Behind a TLS proxy (OFCBOARD_TRUSTED_PROXY=its address, or * ): its
-    X-Forwarded-Proto and -For are believed, from it only; waitress drops them otherwise."""
+def _answer(start_response: Callable[..., Any], status: str, *extra: tuple[str, str]) -> list:
+    headers = [("Content-Type", "text/plain"), ("Content-Length", "0"), ("Connection", "close")]
+    start_response(status, [*headers, *extra])
+    return []
+
+
+class BodyReads:
+    """How many requests are sending their bodies, per client address and in all.
+
+    Granian hands a request to a Python thread as soon as its headers are in, and a
+    thread that reads the body waits for as long as the client takes to send it (it
+    has no timeout for a body: emmett-framework/granian#728). So bodies are read
+    first, here, within bounds: a client address may send PER_ADDRESS bodies at a
+    time and the process ALL of them; past that the request is answered 503 at once
+    (a phone keeps its save and sends it again). A client dripping its bodies can hold
+    PER_ADDRESS threads of a process, and polls and pages always have THREADS more.
+    """
+
+    PER_ADDRESS = 4
+    ALL = 32
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_address: dict[str, int] = {}
+        self._all = 0
+
+    def start(self, address: str) -> bool:
+        with self._lock:
+            mine = self._by_address.get(address, 0)
+            if mine >= self.PER_ADDRESS or self._all >= self.ALL:
+                return False
+            self._by_address[address] = mine + 1
+            self._all += 1
+            return True
+
+    def finish(self, address: str) -> None:
+        with self._lock:
+            self._all -= 1
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
+
+
+def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIApp:
+    """``app`` given each request's body whole, read within :class:`BodyReads`'
+    bounds; a body declared over MAX_REQUEST_BODY is refused (413) before any of it
+    is read, and one that turns out longer than that when it comes."""
+    reads = reads or BodyReads()
+
+    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        declared = environ.get("CONTENT_LENGTH") or ""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if not chunked and declared in ("", "0"):
+            return app(environ, start_response)
+        if declared.isdigit() and int(declared) > MAX_REQUEST_BODY:
+            return _answer(start_response, "413 Content Too Large")
+        address = environ.get("REMOTE_ADDR", "")
+        if not reads.start(address):
+            return _answer(start_response, "503 Service Unavailable", ("Retry-After", "2"))
+        try:
+            body = environ["wsgi.input"].read(MAX_REQUEST_BODY + 1)
+        finally:
+            reads.finish(address)
+        if len(body) > MAX_REQUEST_BODY:
+            return _answer(start_response, "413 Content Too Large")
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        return app(environ, start_response)
+
+    return served
+
+
+def _is_trusted(proxy: str) -> Callable[[str], bool]:
+    """Whether an address is one of ``proxy`` (addresses and networks, commas between,
+    or * for any)."""
+    if proxy.strip() == "*":
+        return lambda address: True
+    networks = [ipaddress.ip_network(part.strip()) for part in proxy.split(",") if part.strip()]
+
+    def trusted(address: str) -> bool:
+        try:
+            return any(ipaddress.ip_address(address) in network for network in networks)
+        except ValueError:
+            return False
+
+    return trusted
+
+
+def behind_a_proxy(app: WSGIApp, proxy: str) -> WSGIApp:
+    """Behind a TLS proxy (OFCBOARD_TRUSTED_PROXY=its address or network, or * ): its
+    X-Forwarded-For (the last entry, the one it added) and -Proto are believed, from it
+    only. Anyone else's are dropped, so nobody reaching the server directly can claim
+    HTTPS or another phone's address by sending the headers themselves."""
+    trusted = _is_trusted(proxy)
+
+    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if not trusted(environ.get("REMOTE_ADDR", "")):
+            environ.pop("HTTP_X_FORWARDED_FOR", None)
+            environ.pop("HTTP_X_FORWARDED_PROTO", None)
+            return app(environ, start_response)
+        if forwarded_for := environ.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip():
+            environ["REMOTE_ADDR"] = forwarded_for
+        if environ.get("HTTP_X_FORWARDED_PROTO") in ("http", "https"):
+            environ["wsgi.url_scheme"] = environ["HTTP_X_FORWARDED_PROTO"]
+        return app(environ, start_response)
+
+    return served
+
+
+def app() -> WSGIApp:
+    """What each server process serves (granian calls it once the process started)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    from ofcboard.wsgi import application
+
+    served = reading_bodies_first(application)
     proxy = os.environ.get("OFCBOARD_TRUSTED_PROXY", "")
-    if not proxy:
-        return {}
-    return {
-        "trusted_proxy": proxy,
-        "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-for"},
-    }
+    return behind_a_proxy(served, proxy) if proxy else served
 
 
 def _allow_open_sockets(wanted: int) -> None:
@@ -67,53 +178,6 @@ def _allow_open_sockets(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-# How long a thread may hold Python's lock before another gets it (Python's default:
-# 5 ms). A poll waits for its database answer without the lock, then has to take it
-# back from the threads busy with other requests: at 5 ms a turn, an unchanged poll
-# that needs 0.3 ms of work waited hundreds of ms under load (p95 0.4-2 s with 16
-# connections); at 0.5 ms the same server answered it 2.6x as often at p95 15 ms.
-SWITCH_INTERVAL = 0.0005
-
-
-def _serve(sockets: list[socket.socket] | None = None, **where: Any) -> None:
-    import waitress
-
-    sys.setswitchinterval(SWITCH_INTERVAL)
-
-    from ofcboard.wsgi import application
-
-    options = {**SETTINGS, **_behind_a_proxy(), **where}
-    if sockets is not None:
-        options["sockets"] = sockets
-    waitress.serve(application, **options)
-
-
-def _serve_forked(host: str, port: int, workers: int) -> None:
-    """``workers`` processes on one listening socket; the kernel hands each
-    connection to one of them. Stopping this process stops them all."""
-    listener = socket.create_server((host, port), backlog=SETTINGS["backlog"])
-    children = []
-    for _ in range(workers):
-        pid = os.fork()
-        if pid == 0:  # the app is imported after the fork: nothing is shared but the socket
-            try:
-                _serve(sockets=[listener])
-            finally:
-                os._exit(0)
-        children.append(pid)
-
-    def stop(signum: int, frame: object) -> None:
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print(f"Serving on http://{host}:{port} with {workers} processes", flush=True)
-    for pid in children:
-        os.waitpid(pid, 0)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve OFC Board.")
     parser.add_argument("--host", default="0.0.0.0")
@@ -121,14 +185,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("OFCBOARD_WORKERS", "1")))
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OFCBOARD_THREADS", "0")))
     args = parser.parse_args(argv)
-    if args.threads:
-        SETTINGS["threads"] = args.threads
 
-    _allow_open_sockets(SETTINGS["connection_limit"] + 100)
-    if args.workers > 1:
-        _serve_forked(args.host, args.port, args.workers)
-    else:
-        _serve(host=args.host, port=args.port)
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+    from granian.server import Server
+
+    _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
+    Server(
+        "ofcboard.serve:app",
+        factory=True,
+        address=args.host,
+        port=args.port,
+        interface=Interfaces.WSGI,
+        workers=args.workers,
+        # The threads that may wait on a body come on top of those that do the work.
+        blocking_threads=(args.threads or THREADS) + BodyReads.ALL,
+        backlog=2048,
+        backpressure=CONNECTION_LIMIT,
+        http=HTTPModes.http1,
+        websockets=False,
+        http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_SECONDS * 1000),
+        log_level=LogLevels.warning,
+    ).serve()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The server `make run` starts (ofcboard/serve.py) holds against slow and huge
-requests: clients dripping their headers do not keep a normal page from loading, and
-a body declared too big is refused before it is sent."""
+requests: clients dripping their headers or their bodies do not keep a normal page
+from loading, and a body declared too big is refused before it is sent."""
 
+import contextlib
 import http.client
 import os
 import socket
@@ -11,7 +12,7 @@ import time
 
 import pytest
 
-from ofcboard.serve import MAX_REQUEST_BODY
+from ofcboard.serve import MAX_REQUEST_BODY, BodyReads
 from tests.helpers import start_server
 
 SLOW_CLIENTS = 40
@@ -46,13 +47,25 @@ def page(port: int, path: str = "/login/") -> int:
         connection.close()
 
 
-class Drippers:
-    """Clients that send a request's headers a line at a time, never finishing them."""
+HEADERS_NEVER_FINISHED = (b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-Slow: a\r\n")
+# A form post just under the limit whose body comes a byte at a time.
+BODY_NEVER_FINISHED = (
+    b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: %d\r\n\r\nusername=" % (MAX_REQUEST_BODY - 1),
+    b"a",
+)
 
-    def __init__(self, port: int, count: int) -> None:
+
+class Drippers:
+    """Clients that send the start of a request, then a little more every 0.3 s,
+    never finishing it."""
+
+    def __init__(self, port: int, count: int, request: tuple[bytes, bytes]) -> None:
+        start, self.more = request
         self.sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
         for sock in self.sockets:
-            sock.sendall(b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            sock.sendall(start)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._drip, daemon=True)
         self.thread.start()
@@ -60,17 +73,31 @@ class Drippers:
     def _drip(self) -> None:
         while not self.stop.wait(0.3):
             for sock in self.sockets:
-                sock.sendall(b"X-Slow: a\r\n")
+                with contextlib.suppress(OSError):  # those the server answered and closed
+                    sock.sendall(self.more)
 
     def still_connected(self) -> int:
         alive = 0
         for sock in self.sockets:
             try:
-                sock.sendall(b"X-Slow: b\r\n")
+                sock.sendall(self.more)
                 alive += 1
             except OSError:
                 pass
         return alive
+
+    def answers(self) -> list[bytes]:
+        """The start of what the server answered each of them so far (b"" for none)."""
+        answers = []
+        for sock in self.sockets:
+            sock.settimeout(0.5)
+            try:
+                answers.append(sock.recv(200))
+            except TimeoutError:
+                answers.append(b"")
+            except OSError:
+                answers.append(b"closed")
+        return answers
 
     def close(self) -> None:
         self.stop.set()
@@ -81,7 +108,7 @@ class Drippers:
 
 def test_forty_clients_dripping_headers_do_not_hold_up_a_normal_page(server):
     assert page(server) == 200
-    drippers = Drippers(server, SLOW_CLIENTS)
+    drippers = Drippers(server, SLOW_CLIENTS, HEADERS_NEVER_FINISHED)
     try:
         time.sleep(1)  # they are all in the middle of their headers now
         for _ in range(5):
@@ -90,6 +117,22 @@ def test_forty_clients_dripping_headers_do_not_hold_up_a_normal_page(server):
             # A generous bound: the threaded gunicorn of before did not answer in 30 s.
             assert time.monotonic() - started < 5
         assert drippers.still_connected() == SLOW_CLIENTS  # held by the server, not dropped
+    finally:
+        drippers.close()
+
+
+def test_forty_bodies_dripping_from_one_address_hold_four_threads_at_most(server):
+    drippers = Drippers(server, SLOW_CLIENTS, BODY_NEVER_FINISHED)
+    try:
+        time.sleep(1)
+        for _ in range(5):
+            started = time.monotonic()
+            assert page(server) == 200
+            assert time.monotonic() - started < 5
+        answers = drippers.answers()
+        busy = [answer for answer in answers if answer.startswith(b"HTTP/1.1 503")]
+        assert len(busy) == SLOW_CLIENTS - BodyReads.PER_ADDRESS
+        assert answers.count(b"") == BodyReads.PER_ADDRESS  # still sending, still waited for
     finally:
         drippers.close()
 

@@ -1,0 +1,113 @@
+"""The server's own wrappers around the app (ofcboard/serve.py), called as the server
+calls them: bodies read first within bounds, and a TLS proxy's headers believed from
+it only."""
+
+import io
+
+from ofcboard.serve import MAX_REQUEST_BODY, BodyReads, behind_a_proxy, reading_bodies_first
+
+
+class Recorder:
+    """A WSGI app that keeps the environ it was called with."""
+
+    def __init__(self) -> None:
+        self.environ: dict | None = None
+
+    def __call__(self, environ, start_response):
+        self.environ = dict(environ, body=environ["wsgi.input"].read())
+        start_response("200 OK", [])
+        return [b"ok"]
+
+
+def call(app, **environ) -> str:
+    answered = []
+    environ = {"REMOTE_ADDR": "10.0.0.5", "wsgi.input": io.BytesIO(b""), **environ}
+    app(environ, lambda status, headers: answered.append(status))
+    return answered[0]
+
+
+def test_a_request_without_a_body_goes_straight_through():
+    app = Recorder()
+    assert call(reading_bodies_first(app), REQUEST_METHOD="GET") == "200 OK"
+    assert app.environ["body"] == b""
+
+
+def test_a_body_is_read_whole_before_the_app_sees_it():
+    app = Recorder()
+    body = b"points=12&seat=3"
+    status = call(
+        reading_bodies_first(app), CONTENT_LENGTH=str(len(body)), **{"wsgi.input": io.BytesIO(body)}
+    )
+    assert status == "200 OK"
+    assert app.environ["body"] == body
+    assert app.environ["CONTENT_LENGTH"] == str(len(body))
+
+
+def test_a_chunked_body_longer_than_the_limit_is_refused():
+    app = Recorder()
+    status = call(
+        reading_bodies_first(app),
+        HTTP_TRANSFER_ENCODING="chunked",
+        **{"wsgi.input": io.BytesIO(b"x" * (MAX_REQUEST_BODY + 10))},
+    )
+    assert status.startswith("413")
+    assert app.environ is None
+
+
+def test_an_address_sending_its_limit_of_bodies_is_told_to_come_back():
+    reads = BodyReads()
+    for _ in range(BodyReads.PER_ADDRESS):
+        assert reads.start("10.0.0.5")
+    app = Recorder()
+    served = reading_bodies_first(app, reads)
+    busy = call(served, CONTENT_LENGTH="3", **{"wsgi.input": io.BytesIO(b"abc")})
+    assert busy.startswith("503")
+    assert app.environ is None
+    # Another phone is not held up by it, and once one body is in, the first may send again.
+    assert call(served, REMOTE_ADDR="10.0.0.6", CONTENT_LENGTH="3") == "200 OK"
+    reads.finish("10.0.0.5")
+    assert call(served, CONTENT_LENGTH="3", **{"wsgi.input": io.BytesIO(b"abc")}) == "200 OK"
+
+
+def test_all_addresses_together_have_a_limit_too():
+    reads = BodyReads()
+    for number in range(BodyReads.ALL):
+        assert reads.start(f"10.0.1.{number}")
+    assert not reads.start("10.0.2.1")
+    reads.finish("10.0.1.0")
+    assert reads.start("10.0.2.1")
+
+
+def test_the_trusted_proxy_is_believed():
+    app = Recorder()
+    call(
+        behind_a_proxy(app, "127.0.0.1, 10.9.0.0/16"),
+        REMOTE_ADDR="10.9.3.4",
+        HTTP_X_FORWARDED_FOR="203.0.113.9, 192.168.1.20",
+        HTTP_X_FORWARDED_PROTO="https",
+        **{"wsgi.url_scheme": "http"},
+    )
+    assert app.environ["REMOTE_ADDR"] == "192.168.1.20"  # the entry the proxy added
+    assert app.environ["wsgi.url_scheme"] == "https"
+    assert app.environ["HTTP_X_FORWARDED_PROTO"] == "https"
+
+
+def test_anyone_else_claiming_to_be_a_proxy_is_not():
+    app = Recorder()
+    call(
+        behind_a_proxy(app, "127.0.0.1"),
+        REMOTE_ADDR="192.168.1.50",
+        HTTP_X_FORWARDED_FOR="10.0.0.1",
+        HTTP_X_FORWARDED_PROTO="https",
+        **{"wsgi.url_scheme": "http"},
+    )
+    assert app.environ["REMOTE_ADDR"] == "192.168.1.50"
+    assert app.environ["wsgi.url_scheme"] == "http"
+    assert "HTTP_X_FORWARDED_PROTO" not in app.environ
+    assert "HTTP_X_FORWARDED_FOR" not in app.environ
+
+
+def test_any_proxy_when_told_star():
+    app = Recorder()
+    call(behind_a_proxy(app, "*"), REMOTE_ADDR="172.16.0.9", HTTP_X_FORWARDED_FOR="10.1.1.1")
+    assert app.environ["REMOTE_ADDR"] == "10.1.1.1"
