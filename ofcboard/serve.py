@@ -28,7 +28,7 @@ import os
 import resource
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 # The app takes forms of a few hundred bytes and no uploads.
@@ -64,11 +64,12 @@ class BodyReads:
     first, here, within bounds: a client address may send PER_ADDRESS bodies at a
     time and the process ALL of them; past that the request is answered 503 at once
     (a phone keeps its save and sends it again). A client dripping its bodies can hold
-    PER_ADDRESS threads of a process, and polls and pages always have THREADS more.
+    PER_ADDRESS threads of a process, and polls and pages always have THREADS more
+    (:func:`working_at_most` keeps the rest of the app to those).
     """
 
     PER_ADDRESS = 4
-    ALL = 32
+    ALL = 16
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -123,6 +124,46 @@ def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIAp
     return served
 
 
+class _Releasing:
+    """An answer's body, handing its thread's turn on when the server closes it (a
+    streamed export is still work while it is sent)."""
+
+    def __init__(self, answer: Iterable[bytes], release: Callable[[], None]) -> None:
+        self._answer = answer
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._answer)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._answer, "close", None)
+            if close is not None:
+                close()
+        finally:
+            if self._release is not None:
+                self._release, release = None, self._release
+                release()
+
+
+def working_at_most(app: WSGIApp, threads: int) -> WSGIApp:
+    """``app`` run by ``threads`` threads at a time: the threads kept for bodies on
+    the way (:class:`BodyReads`) never add to the threads fighting over Python's lock
+    or to the database's connections at work."""
+    turns = threading.BoundedSemaphore(threads)
+
+    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        turns.acquire()
+        try:
+            answer = app(environ, start_response)
+        except BaseException:
+            turns.release()
+            raise
+        return _Releasing(answer, turns.release)
+
+    return served
+
+
 def _is_trusted(proxy: str) -> Callable[[str], bool]:
     """Whether an address is one of ``proxy`` (addresses and networks, commas between,
     or * for any)."""
@@ -165,7 +206,8 @@ def app() -> WSGIApp:
     sys.setswitchinterval(SWITCH_INTERVAL)
     from ofcboard.wsgi import application
 
-    served = reading_bodies_first(application)
+    threads = int(os.environ.get("OFCBOARD_THREADS") or THREADS)
+    served = reading_bodies_first(working_at_most(application, threads))
     proxy = os.environ.get("OFCBOARD_TRUSTED_PROXY", "")
     return behind_a_proxy(served, proxy) if proxy else served
 
@@ -185,6 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("OFCBOARD_WORKERS", "1")))
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OFCBOARD_THREADS", "0")))
     args = parser.parse_args(argv)
+    threads = args.threads or THREADS
+    os.environ["OFCBOARD_THREADS"] = str(threads)  # for app(), in each server process
 
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
@@ -200,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
         interface=Interfaces.WSGI,
         workers=args.workers,
         # The threads that may wait on a body come on top of those that do the work.
-        blocking_threads=(args.threads or THREADS) + BodyReads.ALL,
+        blocking_threads=threads + BodyReads.ALL,
         backlog=2048,
         backpressure=CONNECTION_LIMIT,
         http=HTTPModes.http1,

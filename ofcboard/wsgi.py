@@ -19,8 +19,9 @@ out, so its headers are the full view's (tests/test_quick_poll.py compares them)
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
+from urllib.parse import parse_qsl
 
 from django.core.wsgi import get_wsgi_application
 
@@ -33,7 +34,7 @@ from django.core import signals  # noqa: E402
 from django.core.exceptions import DisallowedHost  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest  # noqa: E402
 from django.db import DatabaseError  # noqa: E402
-from django.http import HttpRequest, HttpResponse  # noqa: E402
+from django.http import HttpRequest, HttpResponse, parse_cookie  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 from django_htmx.http import HttpResponseStopPolling  # noqa: E402
 
@@ -74,48 +75,114 @@ def _the_answer(request: HttpRequest) -> HttpResponse:
     return request.quick_answer  # type: ignore[attr-defined, no-any-return]
 
 
-_answer_with_headers = _with_headers(_the_answer)
+Answer = tuple[str, list[tuple[str, str]]]
 
 
-def _quick_answer(environ: dict[str, Any]) -> HttpResponse | None:
-    """The unchanged poll's answer, or None for Django to answer."""
+class QuickAnswers:
+    """The quick answers' status and headers, made by the middlewares once for each
+    kind of request and then reused.
+
+    Those middlewares read nothing of a request but its scheme (HSTS, also as the
+    TLS proxy's header gives it), its host (ALLOWED_HOSTS) and what picks its language
+    (the language cookie, then Accept-Language); for the same of those, and the same
+    answer (204, or 286 once the night is over), the headers are the same.
+    """
+
+    MOST = 1000
+
+    def __init__(self) -> None:
+        self._with_headers = _with_headers(_the_answer)
+        self._made: dict[tuple, Answer] = {}
+
+    def answer(self, environ: dict[str, Any], cookies: dict[str, str], is_over: bool) -> Answer:
+        """Raises DisallowedHost for a host not allowed (Django answers it)."""
+        kind = (
+            is_over,
+            environ.get("wsgi.url_scheme"),
+            environ.get("HTTP_X_FORWARDED_PROTO"),
+            environ.get("HTTP_HOST"),
+            environ.get("SERVER_NAME"),
+            environ.get("SERVER_PORT"),
+            cookies.get(settings.LANGUAGE_COOKIE_NAME),
+            environ.get("HTTP_ACCEPT_LANGUAGE"),
+        )
+        made = self._made.get(kind)
+        if made is None:
+            made = self._make(environ, is_over)
+            if len(self._made) >= self.MOST:
+                self._made.clear()
+            self._made[kind] = made
+        return made
+
+    def _make(self, environ: dict[str, Any], is_over: bool) -> Answer:
+        request = WSGIRequest(dict(environ))
+        answer = HttpResponseStopPolling() if is_over else HttpResponse(status=204)
+        request.quick_answer = polling.answer(answer)  # type: ignore[attr-defined]
+        response = self._with_headers(request)
+        status = f"{response.status_code} {response.reason_phrase}"
+        headers = [
+            *response.items(),
+            *(("Set-Cookie", cookie.output(header="")) for cookie in response.cookies.values()),
+        ]
+        return status, headers
+
+
+_answers = QuickAnswers()
+
+
+def _last(query_string: str, name: str) -> str:
+    """The last value of ``name`` in the query string (as ``request.GET.get``)."""
+    found = ""
+    for key, value in parse_qsl(query_string, keep_blank_values=True):
+        if key == name:
+            found = value
+    return found
+
+
+def _quick_answer(environ: dict[str, Any]) -> Answer | None:
+    """The unchanged poll's status and headers, or None for Django to answer."""
     if environ.get("REQUEST_METHOD") != "GET":
         return None
     match = POLL_PATH.match(environ.get("PATH_INFO", ""))
     if match is None:
         return None
-    request = WSGIRequest(environ)
-    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME, "")
     if not session_key:
         return None
     # As Django's handler starts a request (its database connections are checked and
-    # dropped if broken or too old); closing the response ends it.
+    # dropped if broken or too old); closing the answer ends it.
     signals.request_started.send(sender=WSGIHandler, environ=environ)
     try:
         polled = polling.unchanged_remembered(
-            session_key, request.GET.get("version", ""), POLLS[match[1]], int(match[2])
+            session_key,
+            _last(environ.get("QUERY_STRING", ""), "version"),
+            POLLS[match[1]],
+            int(match[2]),
         )
     except DatabaseError:
         return None
     if polled is None:
         return None
-    answer = HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
-    request.quick_answer = polling.answer(answer)  # type: ignore[attr-defined]
     try:
-        return _answer_with_headers(request)  # type: ignore[no-any-return]
+        return _answers.answer(environ, cookies, polled.is_over)
     except DisallowedHost:  # CommonMiddleware's check of ALLOWED_HOSTS: Django's 400
         return None
 
 
+class _NoBody:
+    """An answer without a body; closing it ends the request as Django's does."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+    def close(self) -> None:
+        signals.request_finished.send(sender=WSGIHandler)
+
+
 def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-    response = _quick_answer(environ)
-    if response is None:
+    answer = _quick_answer(environ)
+    if answer is None:
         return django_application(environ, start_response)  # type: ignore[no-any-return]
-    # As Django's WSGIHandler sends a response (closing it sends request_finished).
-    status = f"{response.status_code} {response.reason_phrase}"
-    headers = [
-        *response.items(),
-        *(("Set-Cookie", cookie.output(header="")) for cookie in response.cookies.values()),
-    ]
-    start_response(status, headers)
-    return response
+    start_response(*answer)
+    return _NoBody()

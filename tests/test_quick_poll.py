@@ -111,7 +111,7 @@ def test_behind_tls_the_quick_answer_carries_hsts_as_the_full_one_does(
     settings.SECURE_HSTS_SECONDS = 3600
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # The middlewares read their settings once, when the server starts.
-    monkeypatch.setattr(wsgi, "_answer_with_headers", wsgi._with_headers(wsgi._the_answer))
+    monkeypatch.setattr(wsgi, "_answers", wsgi.QuickAnswers())
     request = environ(
         *poll_of(table, "night"), logged_in(client, login, "Anna"), HTTP_X_FORWARDED_PROTO="https"
     )
@@ -205,3 +205,21 @@ def test_a_host_not_allowed_gets_djangos_400(client, login, table):
     request = remembered(client, login, table, "night")
     evil = {**request, "HTTP_HOST": "evil.example"}
     assert same_answer(evil)[0].startswith("400")
+
+
+def test_each_language_gets_the_headers_the_full_view_gives_it(client, login, table):
+    request = remembered(client, login, table, "night")
+    cookie = request["HTTP_COOKIE"]
+    asked = [
+        {"HTTP_ACCEPT_LANGUAGE": "nl-NL,nl;q=0.9"},
+        {"HTTP_ACCEPT_LANGUAGE": "en"},
+        {"HTTP_COOKIE": f"{cookie}; django_language=zh-hans", "HTTP_ACCEPT_LANGUAGE": "nl"},
+        {"HTTP_ACCEPT_LANGUAGE": "nl-NL,nl;q=0.9"},  # made once, then reused
+    ]
+    languages = []
+    for extra in asked:
+        polled = {**request, **extra}
+        quick = call(application, polled)
+        assert quick == call(django_application, polled)
+        languages.append(dict(quick[1])["Content-Language"])
+    assert languages == ["nl", "en", "zh-hans", "nl"]

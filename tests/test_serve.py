@@ -3,8 +3,15 @@ calls them: bodies read first within bounds, and a TLS proxy's headers believed 
 it only."""
 
 import io
+import threading
 
-from ofcboard.serve import MAX_REQUEST_BODY, BodyReads, behind_a_proxy, reading_bodies_first
+from ofcboard.serve import (
+    MAX_REQUEST_BODY,
+    BodyReads,
+    behind_a_proxy,
+    reading_bodies_first,
+    working_at_most,
+)
 
 
 class Recorder:
@@ -111,3 +118,22 @@ def test_any_proxy_when_told_star():
     app = Recorder()
     call(behind_a_proxy(app, "*"), REMOTE_ADDR="172.16.0.9", HTTP_X_FORWARDED_FOR="10.1.1.1")
     assert app.environ["REMOTE_ADDR"] == "10.1.1.1"
+
+
+def test_the_app_runs_on_so_many_threads_at_once_until_each_answer_is_closed():
+    entered = []
+
+    def app(environ, start_response):
+        entered.append(environ["name"])
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    served = working_at_most(app, 1)
+    first = served({"name": "first"}, lambda *a: None)
+    second = threading.Thread(target=served, args=({"name": "second"}, lambda *a: None))
+    second.start()
+    second.join(0.3)
+    assert entered == ["first"]  # the second waits: the first answer is still being sent
+    first.close()
+    second.join(5)
+    assert entered == ["first", "second"]
