@@ -48,9 +48,7 @@ def night_history_page(group: Group, *, before: int | None = None) -> dict:
     return {"night_history": night_summaries(shown), "older_than": older_than}
 
 
-def group_nights(
-    group: Group, *, before: int | None = None, version: str | None = None
-) -> dict:
+def group_nights(group: Group, *, before: int | None = None, version: str | None = None) -> dict:
     """The nights running now, each with the number of the round being played
     (``night.open_round_number``), a page of the finished ones (see
     :func:`night_history_page`), and the ``nights_version`` for the page's poll
