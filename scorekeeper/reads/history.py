@@ -81,10 +81,10 @@ def night_summaries(nights: list[Night]) -> list[NightSummary]:
     return summaries
 
 
-def _finished_seats(group: Group) -> QuerySet[Seat]:
-    return _with_totals(
-        Seat.objects.filter(night__group=group, night__ended_at__isnull=False)
-    ).select_related("night", "user")
+def _finished_seats(group: Group, *, with_users: bool = True) -> QuerySet[Seat]:
+    seats = _with_totals(Seat.objects.filter(night__group=group, night__ended_at__isnull=False))
+    # A player's own nights need only who sat where, not every player's account.
+    return seats.select_related("night", "user") if with_users else seats.select_related("night")
 
 
 def _money_by_seat(seats: list[Seat]) -> dict[int, int]:
@@ -195,7 +195,7 @@ class PlayerHistory:
 def player_history(group: Group, user: User) -> PlayerHistory:
     """``user``'s finished nights in ``group`` with points and money (one query)."""
     their_nights = Seat.objects.filter(user=user, night__group=group).values("night_id")
-    seats = list(_finished_seats(group).filter(night_id__in=their_nights))
+    seats = list(_finished_seats(group, with_users=False).filter(night_id__in=their_nights))
     return PlayerHistory(user=user, nights=_player_lines(user, seats))
 
 
@@ -214,7 +214,7 @@ def player_nights(
     after the night ``before``: two queries, however many nights they played."""
     theirs = group.nights.filter(ended_at__isnull=False, seats__user=user)
     shown, older_than = newest_nights(theirs, before=before, count=count)
-    seats = list(_finished_seats(group).filter(night__in=shown))
+    seats = list(_finished_seats(group, with_users=False).filter(night__in=shown))
     return PlayerNightsPage(_player_lines(user, seats), older_than)
 
 
