@@ -1,11 +1,13 @@
-"""Every page of a night at 10 rounds against the same page at 1,000. Run: ``make bench``
-or ``.venv/bin/python bench/pages.py``.
+"""Every page of a night at 10 rounds against the same page at 1,000, and the pages
+that list a group's nights at 10 nights against 300. Run: ``make bench`` or
+``.venv/bin/python bench/pages.py``.
 
 Prints, for each page, its time (the best of a few loads, in this process through
 Django's test client and every middleware), its queries and its size, raw and
 gzipped as the server sends it, for a short night and for a long one, and the
 ratio of their times (the goal: within 3x). A throwaway SQLite file; the long
-night's rounds are written in bulk, as record_entry would have left them.
+night's rounds are written in bulk, as record_entry would have left them; the
+nights of a group are played and ended through the services, a round each.
 """
 
 import gzip
@@ -32,6 +34,7 @@ from django.utils import timezone  # noqa: E402
 
 QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
 SHORT, LONG = (2, 40) if QUICK else (10, 1000)
+FEW, MANY = (2, 30) if QUICK else (10, 300)  # finished nights of a group
 LOADS = 1 if QUICK else 5
 
 
@@ -85,6 +88,26 @@ def pages(night, user) -> dict[str, str]:
     }
 
 
+def a_group_of_nights(users, nights: int):
+    """A group of ``users`` with ``nights`` finished nights, one round each."""
+    from bench.tables import a_group, a_night, play, spread
+    from scorekeeper.services.nights import end_night
+
+    group = a_group(f"Bench {nights} nights", users)
+    for number in range(1, nights + 1):
+        night = a_night(group, users)
+        play(night, users[0], [spread(number)])
+        end_night(night=night, by=users[0])
+    return group
+
+
+def group_pages(group, user) -> dict[str, str]:
+    return {
+        "group page": f"/groups/{group.pk}/",
+        "player history": f"/groups/{group.pk}/players/{user.pk}/",
+    }
+
+
 FIRST_BYTES: dict[str, float] = {}
 
 
@@ -128,14 +151,27 @@ def main() -> None:
             label: measure(client, url) for label, url in pages(night, users[0]).items()
         }
 
+    by_nights = {}
+    for nights in (FEW, MANY):
+        group = a_group_of_nights(users, nights)
+        by_nights[nights] = {
+            label: measure(client, url) for label, url in group_pages(group, users[0]).items()
+        }
+
     print(f"Pages at {SHORT} rounds and at {LONG} (best of {LOADS} loads; goal: within 3x)")
-    half = f"{'ms':>7} {'q':>3} {'KB':>6} {'gz KB':>6}"
-    print(f"  {'':<15} {half}  | {half} | x time")
-    for label, short in figures[SHORT].items():
-        long = figures[LONG][label]
-        print(f"  {label:<15} {_row(short)}  | {_row(long)} | {long[0] / short[0]:5.1f}")
+    _table(figures[SHORT], figures[LONG])
+    print(f"A group's pages at {FEW} finished nights and at {MANY} (the same loads and goal)")
+    _table(by_nights[FEW], by_nights[MANY])
     firsts = ", ".join(f"{seconds * 1000:.1f} ms" for seconds in FIRST_BYTES.values())
     print(f"  exports are streamed: their first bytes after {firsts}")
+
+
+def _table(short_figures: dict, long_figures: dict) -> None:
+    half = f"{'ms':>7} {'q':>3} {'KB':>6} {'gz KB':>6}"
+    print(f"  {'':<15} {half}  | {half} | x time")
+    for label, short in short_figures.items():
+        long = long_figures[label]
+        print(f"  {label:<15} {_row(short)}  | {_row(long)} | {long[0] / short[0]:5.1f}")
 
 
 def _row(figures: tuple[float, int, int, int]) -> str:

@@ -5,9 +5,8 @@ from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scorekeeper.models import Group, Membership, Night, Round
-from scorekeeper.models.groups import nights_version
-from scorekeeper.reads.history import NightSummary, night_summaries
+from scorekeeper.models import Group, Membership, Round
+from scorekeeper.reads.history import newest_nights, night_summaries
 from scorekeeper.reads.owed import owed_across_nights
 
 
@@ -40,26 +39,33 @@ def member_sentence(group: Group) -> str:
     return text % {"first": names[0], "second": names[1], "count": others}
 
 
-def group_nights(group: Group) -> dict[str, str | list[Night] | list[NightSummary]]:
+def night_history_page(group: Group, *, before: int | None = None) -> dict:
+    """A page of the group's finished nights, newest first from just after the night
+    ``before``, with their players and winner, and the pk that fetches the next page
+    (``older_than``, None at the end): three queries wherever the page starts."""
+    finished = group.nights.filter(ended_at__isnull=False)
+    shown, older_than = newest_nights(finished, before=before)
+    return {"night_history": night_summaries(shown), "older_than": older_than}
+
+
+def group_nights(group: Group, *, before: int | None = None, version: str | None = None) -> dict:
     """The nights running now, each with the number of the round being played
-    (``night.open_round_number``), the finished ones with their players and winner,
-    and the ``nights_version`` of what is shown, for the page's poll."""
+    (``night.open_round_number``), a page of the finished ones (see
+    :func:`night_history_page`), and the ``nights_version`` for the page's poll
+    (``version`` when the caller has just read it)."""
+    # Read before the rows: a night that changes in between makes the next poll
+    # render again, never miss the change.
+    version = version or group.nights_version()
     open_rounds = Round.objects.filter(night=OuterRef("pk"), recorded_at__isnull=True)
-    nights = list(
-        group.nights.annotate(
+    running = list(
+        group.nights.filter(ended_at__isnull=True).annotate(
             open_round_number=Subquery(open_rounds.order_by("-number").values("number")[:1])
         )
     )
-    running = [night for night in nights if night.ended_at is None]
-    finished = [night for night in nights if night.ended_at is not None]
-    # Players and winner of every finished night: two more queries, however many nights.
-    history = night_summaries(finished)
     return {
         "running_nights": running,
-        "finished_nights": finished,
-        "night_history": history,
-        # From the rows shown, so the page and its fingerprint always agree.
-        "nights_version": nights_version(len(nights), sum(night.version for night in nights)),
+        **night_history_page(group, before=before),
+        "nights_version": version,
     }
 
 
@@ -77,15 +83,16 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(svg)
 
 
-def group_page(group: Group, base_url: str) -> dict:
-    """Everything the group page shows: members, nights, what is still owed across
-    them, and the invitation at ``base_url`` with its QR code."""
+def group_page(group: Group, base_url: str, *, before: int | None = None) -> dict:
+    """Everything the group page shows: members, nights (the finished ones a page at
+    a time, from just after the night ``before``), what is still owed across them,
+    and the invitation at ``base_url`` with its QR code."""
     link = group.invite_url(base_url)
     return {
         "group": group,
         "members": current_members(group),
         "invite_url": link,
         "qr": qr_svg(link),
-        **group_nights(group),
+        **group_nights(group, before=before),
         "owed": owed_across_nights(group),
     }

@@ -11,13 +11,31 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, IntegerField, Q, QuerySet, Sum, Value
+from django.db.models import Count, IntegerField, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scorekeeper.models import Group, Night, Round, Seat, User
 from scorekeeper.reads.results import seat_results
 
 RECORDED = Q(entries__round__recorded_at__isnull=False)
+
+# Nights a history list shows at a time; the older ones load as you scroll.
+NIGHTS_PER_PAGE = 20
+
+
+def newest_nights(
+    nights: QuerySet[Night], *, before: int | None = None, count: int = NIGHTS_PER_PAGE
+) -> tuple[list[Night], int | None]:
+    """``count`` of ``nights``, newest first, from just after the night ``before`` (a
+    pk) in that order, and the pk to ask for the next, older page with (None at the
+    end): one query wherever in the history the page starts."""
+    if before is not None:
+        # After it in the list's own order: earlier start, or the same start and a lower pk.
+        start = Subquery(Night.objects.filter(pk=before).values("started_at")[:1])
+        nights = nights.filter(Q(started_at__lt=start) | Q(started_at=start, pk__lt=before))
+    found = list(nights.order_by("-started_at", "-pk")[: count + 1])
+    shown = found[:count]
+    return shown, shown[-1].pk if len(found) > count else None
 
 
 def _with_totals(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -63,10 +81,10 @@ def night_summaries(nights: list[Night]) -> list[NightSummary]:
     return summaries
 
 
-def _finished_seats(group: Group) -> QuerySet[Seat]:
-    return _with_totals(
-        Seat.objects.filter(night__group=group, night__ended_at__isnull=False)
-    ).select_related("night", "user")
+def _finished_seats(group: Group, *, with_users: bool = True) -> QuerySet[Seat]:
+    seats = _with_totals(Seat.objects.filter(night__group=group, night__ended_at__isnull=False))
+    # A player's own nights need only who sat where, not every player's account.
+    return seats.select_related("night", "user") if with_users else seats.select_related("night")
 
 
 def _money_by_seat(seats: list[Seat]) -> dict[int, int]:
@@ -177,7 +195,32 @@ class PlayerHistory:
 def player_history(group: Group, user: User) -> PlayerHistory:
     """``user``'s finished nights in ``group`` with points and money (one query)."""
     their_nights = Seat.objects.filter(user=user, night__group=group).values("night_id")
-    seats = list(_finished_seats(group).filter(night_id__in=their_nights))
+    seats = list(_finished_seats(group, with_users=False).filter(night_id__in=their_nights))
+    return PlayerHistory(user=user, nights=_player_lines(user, seats))
+
+
+@dataclass(frozen=True)
+class PlayerNightsPage:
+    """A page of a player's finished nights, newest first."""
+
+    nights: list[PlayerNight]
+    older_than: int | None  # the night pk to ask for the next, older page with, if any
+
+
+def player_nights(
+    group: Group, user: User, *, before: int | None = None, count: int = NIGHTS_PER_PAGE
+) -> PlayerNightsPage:
+    """``count`` of ``user``'s finished nights in ``group``, newest first, from just
+    after the night ``before``: two queries, however many nights they played."""
+    theirs = group.nights.filter(ended_at__isnull=False, seats__user=user)
+    shown, older_than = newest_nights(theirs, before=before, count=count)
+    seats = list(_finished_seats(group, with_users=False).filter(night__in=shown))
+    return PlayerNightsPage(_player_lines(user, seats), older_than)
+
+
+def _player_lines(user: User, seats: list[Seat]) -> list[PlayerNight]:
+    """``user``'s line for each night of ``seats`` (every seat of those nights, with
+    totals), newest first."""
     cents = _money_by_seat(seats)
     totals: dict[int, list[int]] = defaultdict(list)
     for seat in seats:
@@ -198,7 +241,7 @@ def player_history(group: Group, user: User) -> PlayerHistory:
             )
         )
     lines.sort(key=lambda line: (line.night.started_at, line.night.pk), reverse=True)
-    return PlayerHistory(user=user, nights=lines)
+    return lines
 
 
 @dataclass

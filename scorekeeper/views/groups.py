@@ -14,14 +14,25 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
-from scorekeeper.reads.groups import group_nights, group_page, member_sentence
+from scorekeeper.reads.groups import (
+    group_nights,
+    group_page,
+    member_sentence,
+    night_history_page,
+)
 from scorekeeper.reads.polls import group_poll
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.throttle import signup_refusal
 from scorekeeper.views import polling
-from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
+from scorekeeper.views.access import (
+    AuthenticatedRequest,
+    HtmxHttpRequest,
+    member_group,
+    site_url,
+)
+from scorekeeper.views.paging import older_than
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -54,9 +65,18 @@ def group_create(request: AuthenticatedRequest) -> HttpResponse:
 
 @require_GET
 @login_required
-def group_detail(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
+    """The group page, its finished nights newest first a page at a time: the phone
+    asks for the older ones (``?before=`` a night) as the list is scrolled."""
     group = member_group(request, group_id)
-    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
+    before = older_than(request)
+    if before is not None and request.htmx:
+        context = {"group": group, **night_history_page(group, before=before)}
+        return render(request, "scorekeeper/group.html#night-list", context)
+    context = {
+        **group_page(group, site_url(request), before=before),
+        "link_form": InviteLinkForm(),
+    }
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -73,9 +93,10 @@ def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
 @login_required
 def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    if request.GET.get("version", "") == group.nights_version():
+    version = group.nights_version()
+    if request.GET.get("version", "") == version:
         return HttpResponse(status=204)
-    context = {"group": group, **group_nights(group)}
+    context = {"group": group, **group_nights(group, version=version)}
     return render(request, "scorekeeper/group.html#live", context)
 
 

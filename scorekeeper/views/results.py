@@ -18,7 +18,7 @@ from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.reads import exports
 from scorekeeper.reads.groups import group_page
-from scorekeeper.reads.history import group_table, member_records
+from scorekeeper.reads.history import group_table, member_records, player_nights
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
@@ -32,6 +32,7 @@ from scorekeeper.views.access import (
     member_night,
     site_url,
 )
+from scorekeeper.views.paging import older_than
 
 
 @require_GET
@@ -181,12 +182,19 @@ def group_table_view(request: AuthenticatedRequest, group_id: int) -> HttpRespon
 
 @require_GET
 @login_required
-def player_history_view(request: AuthenticatedRequest, group_id: int, user_id: int) -> HttpResponse:
+def player_history_view(request: HtmxHttpRequest, group_id: int, user_id: int) -> HttpResponse:
+    """A player's record across all their nights, and their nights newest first a
+    page at a time (``?before=`` a night loads the older ones as the list is scrolled)."""
     group = member_group(request, group_id)
     # Anyone who was ever a member, including those who left: their nights stay.
     user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
+    before = older_than(request)
+    page = player_nights(group, user, before=before)
+    context = {"group": group, "player": user, "page": page}
+    if before is not None and request.htmx:
+        return render(request, "scorekeeper/player_history.html#night-rows", context)
     record = player_record(group, user)
-    context = {"group": group, "history": record.history, "record": record}
+    context |= {"history": record.history, "record": record}
     return render(request, "scorekeeper/player_history.html", context)
 
 

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Group, Night, User
+from scorekeeper.reads.history import newest_nights, player_nights
 from scorekeeper.services.groups import leave_group
 from tests.helpers import finish, play, rounds_of
 
@@ -60,12 +61,13 @@ def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
     for _ in range(3):
         play(night, *rounds_of(2))
         finish(night)
-        # Seven for the nights and members, four for what is still owed across them.
-        with django_assert_num_queries(11) as captured:
+        # Nine for the nights (their fingerprint, the running ones, a page of the
+        # finished ones with players and rounds) and members, four for what is owed.
+        with django_assert_num_queries(13) as captured:
             client.get(reverse("group_detail", args=[group.pk]))
         counts.append(len(captured))
         night = make_night(group=group)
-    assert counts == [11, 11, 11]
+    assert counts == [13, 13, 13]
 
 
 def test_the_group_table_adds_up_every_finished_night(two_nights, login):
@@ -201,3 +203,41 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
         "Bram": 2 * count,
         "Chris": count,
     }
+
+
+def test_pages_of_nights_keep_their_order_when_nights_started_at_the_same_moment(
+    make_group, make_night
+):
+    group = make_group(members=("Anna", "Bram"))
+    nights = [finish(make_night(("Anna", "Bram"), group=group)) for _ in range(7)]
+    # Three started at one moment, between the others: the pk breaks the tie.
+    same = nights[2].started_at
+    Night.objects.filter(pk__in=[night.pk for night in nights[2:5]]).update(started_at=same)
+    pages, before = [], None
+    while True:
+        shown, before = newest_nights(group.nights.all(), before=before, count=2)
+        pages.append([night.pk for night in shown])
+        if before is None:
+            break
+    expected = [night.pk for night in reversed(nights)]
+    assert pages == [expected[0:2], expected[2:4], expected[4:6], expected[6:7]]
+
+
+def test_a_players_pages_of_nights_skip_the_nights_they_sat_out(make_group, make_night):
+    group = make_group(members=("Anna", "Bram", "Chris"))
+    anna = User.objects.get(name="Anna")
+    played = []
+    for number in range(5):
+        players = ("Anna", "Bram") if number % 2 == 0 else ("Bram", "Chris")
+        night = make_night(players, group=group)
+        play(night, {players[0]: number, players[1]: -number})
+        finish(night)
+        if "Anna" in players:
+            played.append(night)
+    first = player_nights(group, anna, count=2)
+    assert [(line.night, line.points, line.cents, line.place) for line in first.nights] == [
+        (played[2], 4, 40, 1),
+        (played[1], 2, 20, 1),
+    ]
+    rest = player_nights(group, anna, before=first.older_than, count=2)
+    assert ([line.night for line in rest.nights], rest.older_than) == ([played[0]], None)

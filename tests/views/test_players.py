@@ -105,8 +105,9 @@ def test_the_pages_take_the_same_queries_however_many_nights(
     play_nights(make_night, group, nights)
     client = login("Anna")
     anna = User.objects.get(name="Anna")
-    # Session, user, group, the player, their nights' seats, whether they left, the boards.
-    with django_assert_num_queries(7):
+    # Session, user, group, the player, a page of their nights and those nights' seats,
+    # then for their record all their nights' seats, whether they left, the boards.
+    with django_assert_num_queries(9):
         page = client.get(reverse("player_history", args=[group.pk, anna.pk]))
     assert page.context["record"].cards.hands == nights
     # Session, user, group, the memberships, the seats of the finished nights.
