@@ -250,7 +250,9 @@ def main(argv: list[str] | None = None) -> None:
         http=HTTPModes.http1,
         websockets=False,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_SECONDS * 1000),
-        log_level=LogLevels.warning,
+        # Its one warning says that this many threads is a lot for 2 cores: most of them
+        # are there to wait for bodies (BodyReads), on purpose.
+        log_level=LogLevels.error,
     ).serve()
 
 
