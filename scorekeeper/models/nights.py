@@ -249,6 +249,18 @@ class Entry(models.Model):
     # whose answer was lost on the Wi-Fi is recognised and never written twice.
     # "" for a save from a page without JavaScript.
     client_key = models.CharField(max_length=64, blank=True, default="")
+    # The keys of the saves this entry was changed from since (the latest last), so
+    # that one of them sent again late (kept on a phone whose answer was lost) is
+    # known and never writes its older value over the newer one.
+    earlier_keys = models.JSONField(default=list, blank=True)
+
+    EARLIER_KEYS_KEPT = 20
+
+    def with_key(self, key: str) -> list[str]:
+        """``earlier_keys`` once this entry carries ``key`` instead of its own."""
+        if not self.client_key or self.client_key == key:
+            return list(self.earlier_keys)
+        return [*self.earlier_keys, self.client_key][-self.EARLIER_KEYS_KEPT :]
 
     class Meta:
         ordering = ["seat__position"]

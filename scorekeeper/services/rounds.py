@@ -138,11 +138,32 @@ def replayed_entry(
         raise Refused(gettext("This save cannot be read. Reload the page and save again."))
     entry = Entry.objects.filter(client_key=key).select_related("round").first()
     if entry is None:
+        _check_not_overtaken(night, round_number, seat, key)
         return None
     if entry.seat_id != seat.pk or entry.round.number != round_number:
         raise Refused(KEY_USED)
     _check_may_retry(night, round_number, seat, entered_by, entry)
     return entry
+
+
+def _check_not_overtaken(night: Night, round_number: int, seat: Seat, key: str) -> None:
+    """A save sent again after the seat's entry was saved anew (on another phone, or
+    on this one from another page) is refused: its value is older than the entry's."""
+    entry = (
+        Entry.objects.filter(round__night=night, round__number=round_number, seat=seat)
+        .select_related("entered_by")
+        .first()
+    )
+    if entry is None or key not in entry.earlier_keys:
+        return
+    by = entry.entered_by.name if entry.entered_by else seat.name
+    raise Refused(
+        gettext(
+            "%(name)s's entry for round %(number)s was saved again since, by %(by)s: "
+            "this older save was not applied."
+        )
+        % {"name": seat.name, "number": round_number, "by": by}
+    )
 
 
 def _check_may_retry(
@@ -237,10 +258,14 @@ def record_entry(
 def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
     """Write the seat's entry with the phone's key; a key another night's entry holds
     (the only write the night's lock cannot order) is refused in words."""
+    earlier = Entry.objects.filter(round=round_, seat=seat).first()
+    earlier_keys = earlier.with_key(key) if earlier is not None else []
     try:
         with transaction.atomic():
             entry, _created = Entry.objects.update_or_create(
-                round=round_, seat=seat, defaults={**values, "client_key": key}
+                round=round_,
+                seat=seat,
+                defaults={**values, "client_key": key, "earlier_keys": earlier_keys},
             )
     except IntegrityError:
         if key and Entry.objects.filter(client_key=key).exists():
@@ -252,8 +277,9 @@ def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
 def save_key(entry: Entry, key: str) -> None:
     try:
         with transaction.atomic():
+            entry.earlier_keys = entry.with_key(key)
             entry.client_key = key
-            entry.save(update_fields=["client_key"])
+            entry.save(update_fields=["client_key", "earlier_keys"])
     except IntegrityError:
         raise Refused(KEY_USED) from None
 

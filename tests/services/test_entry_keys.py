@@ -112,8 +112,36 @@ def test_a_changed_total_carries_its_own_key(make_night):
     changed = save(night, "Anna", 9, key=OTHER_KEY)
     assert not changed.already_saved
     assert Entry.objects.get().points == 9
-    # The first key no longer names the entry: sent again, it is a save like any other.
-    assert save(night, "Anna", 2).entry.points == 2
+    # The first save, sent again late (its answer was lost), is older than the entry.
+    with pytest.raises(Refused, match="was saved again since, by Anna"):
+        save(night, "Anna", 2)
+    assert Entry.objects.get().points == 9
+
+
+def test_a_late_resend_never_writes_over_a_total_changed_on_another_device(make_night):
+    night = make_night(("Anna", "Bram"))
+    save(night, "Anna", 5)  # Anna's phone: saved, but the answer was lost on the Wi-Fi
+    save(night, "Anna", 7, key=OTHER_KEY)  # she corrects it on the tablet on the table
+    before = version(night)
+    with pytest.raises(Refused, match="saved again since, by Anna"):
+        save(night, "Anna", 5)  # Anna's phone sends its kept save again
+    assert Entry.objects.get(seat__name="Anna").points == 7
+    assert version(night) == before
+    # Still so once the round went through.
+    assert enter(night, "Bram", -7).round_recorded
+    with pytest.raises(Refused, match="saved again since"):
+        save(night, "Anna", 5, number=1)
+    assert Entry.objects.get(seat__name="Anna").points == 7
+    assert not open_round(night).entries.exists()
+
+
+def test_only_the_latest_earlier_keys_are_kept(make_night):
+    night = make_night()
+    for number in range(Entry.EARLIER_KEYS_KEPT + 5):
+        save(night, "Anna", number, key=f"{number:032x}")
+    entry = Entry.objects.get()
+    assert len(entry.earlier_keys) == Entry.EARLIER_KEYS_KEPT
+    assert entry.earlier_keys[-1] == f"{Entry.EARLIER_KEYS_KEPT + 3:032x}"
 
 
 def test_a_board_sent_twice_with_its_key_counts_once(make_night):
