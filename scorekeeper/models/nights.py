@@ -256,12 +256,6 @@ class Entry(models.Model):
 
     EARLIER_KEYS_KEPT = 20
 
-    def with_key(self, key: str) -> list[str]:
-        """``earlier_keys`` once this entry carries ``key`` instead of its own."""
-        if not self.client_key or self.client_key == key:
-            return list(self.earlier_keys)
-        return [*self.earlier_keys, self.client_key][-self.EARLIER_KEYS_KEPT :]
-
     class Meta:
         ordering = ["seat__position"]
         constraints = [
@@ -281,6 +275,12 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} {self.points:+d}"
+
+    def with_key(self, key: str) -> list[str]:
+        """``earlier_keys`` once this entry carries ``key`` instead of its own."""
+        if not self.client_key or self.client_key == key:
+            return list(self.earlier_keys)
+        return [*self.earlier_keys, self.client_key][-self.EARLIER_KEYS_KEPT :]
 
     def player_board(self, fantasyland: FantasylandState | None = None) -> PlayerBoard:
         """The stored cards as the engine's :class:`PlayerBoard`, named for the seat."""
