@@ -44,3 +44,13 @@ def _fresh_throttle_counts():
     from django.core.cache import caches
 
     caches["throttle"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_again_after_each_test():
+    # A request in another language leaves it active in the thread (LocaleMiddleware
+    # does not undo it), which made the next test's numbers come out as "+3,8".
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

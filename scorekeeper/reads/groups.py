@@ -39,16 +39,25 @@ def member_sentence(group: Group) -> str:
     return text % {"first": names[0], "second": names[1], "count": others}
 
 
-def night_history_page(group: Group, *, before: int | None = None) -> dict:
+def night_history_page(
+    group: Group, *, before: int | None = None, through: int | None = None
+) -> dict:
     """A page of the group's finished nights, newest first from just after the night
-    ``before``, with their players and winner, and the pk that fetches the next page
-    (``older_than``, None at the end): three queries wherever the page starts."""
+    ``before`` (or from the newest down to the night ``through``, see
+    :func:`newest_nights`), with their players and winner, and the pk that fetches the
+    next page (``older_than``, None at the end): three queries wherever the page starts."""
     finished = group.nights.filter(ended_at__isnull=False)
-    shown, older_than = newest_nights(finished, before=before)
+    shown, older_than = newest_nights(finished, before=before, through=through)
     return {"night_history": night_summaries(shown), "older_than": older_than}
 
 
-def group_nights(group: Group, *, before: int | None = None, version: str | None = None) -> dict:
+def group_nights(
+    group: Group,
+    *,
+    before: int | None = None,
+    through: int | None = None,
+    version: str | None = None,
+) -> dict:
     """The nights running now, each with the number of the round being played
     (``night.open_round_number``), a page of the finished ones (see
     :func:`night_history_page`), and the ``nights_version`` for the page's poll
@@ -64,7 +73,7 @@ def group_nights(group: Group, *, before: int | None = None, version: str | None
     )
     return {
         "running_nights": running,
-        **night_history_page(group, before=before),
+        **night_history_page(group, before=before, through=through),
         "nights_version": version,
     }
 

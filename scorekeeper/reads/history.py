@@ -21,19 +21,41 @@ RECORDED = Q(entries__round__recorded_at__isnull=False)
 
 # Nights a history list shows at a time; the older ones load as you scroll.
 NIGHTS_PER_PAGE = 20
+# The most a list shows at once when a phone that scrolled far asks for it again.
+MOST_NIGHTS_SHOWN = 10 * NIGHTS_PER_PAGE
+
+
+def _after(nights: QuerySet[Night], pk: int) -> QuerySet[Night]:
+    """The nights after night ``pk`` in a list's order: an earlier start, or the same
+    start and a lower pk."""
+    start = Subquery(Night.objects.filter(pk=pk).values("started_at")[:1])
+    return nights.filter(Q(started_at__lt=start) | Q(started_at=start, pk__lt=pk))
 
 
 def newest_nights(
-    nights: QuerySet[Night], *, before: int | None = None, count: int = NIGHTS_PER_PAGE
+    nights: QuerySet[Night],
+    *,
+    before: int | None = None,
+    through: int | None = None,
+    count: int = NIGHTS_PER_PAGE,
 ) -> tuple[list[Night], int | None]:
     """``count`` of ``nights``, newest first, from just after the night ``before`` (a
     pk) in that order, and the pk to ask for the next, older page with (None at the
-    end): one query wherever in the history the page starts."""
+    end): one query wherever in the history the page starts.
+
+    ``through`` (a pk) asks instead for every night from the newest down to that one
+    (MOST_NIGHTS_SHOWN at most), in two queries: what a phone that scrolled down to
+    it shows, asked for again."""
+    ordered = nights.order_by("-started_at", "-pk")
+    if through is not None:
+        down_to = ordered.exclude(pk__in=_after(nights, through).values("pk"))
+        shown = list(down_to[:MOST_NIGHTS_SHOWN])
+        if (shown and shown[-1].pk == through) or len(shown) == MOST_NIGHTS_SHOWN:
+            return shown, shown[-1].pk if _after(ordered, shown[-1].pk).exists() else None
+        # Not one of these nights (any more): the newest page.
     if before is not None:
-        # After it in the list's own order: earlier start, or the same start and a lower pk.
-        start = Subquery(Night.objects.filter(pk=before).values("started_at")[:1])
-        nights = nights.filter(Q(started_at__lt=start) | Q(started_at=start, pk__lt=before))
-    found = list(nights.order_by("-started_at", "-pk")[: count + 1])
+        ordered = _after(ordered, before)
+    found = list(ordered[: count + 1])
     shown = found[:count]
     return shown, shown[-1].pk if len(found) > count else None
 

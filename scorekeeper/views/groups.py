@@ -32,7 +32,7 @@ from scorekeeper.views.access import (
     member_group,
     site_url,
 )
-from scorekeeper.views.paging import older_than
+from scorekeeper.views.paging import older_than, shown_through
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -71,7 +71,7 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     before = older_than(request)
     if before is not None and request.htmx:
-        context = {"group": group, **night_history_page(group, before=before)}
+        context = {"group": group, "more": True, **night_history_page(group, before=before)}
         return render(request, "scorekeeper/group.html#night-list", context)
     context = {
         **group_page(group, site_url(request), before=before),
@@ -96,8 +96,9 @@ def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     version = group.nights_version()
     if request.GET.get("version", "") == version:
         return HttpResponse(status=204)
-    context = {"group": group, **group_nights(group, version=version)}
-    return render(request, "scorekeeper/group.html#live", context)
+    # A phone that scrolled down keeps what it shows (the poll says down to where).
+    nights = group_nights(group, through=shown_through(request), version=version)
+    return render(request, "scorekeeper/group.html#live", {"group": group, **nights})
 
 
 @require_POST

@@ -6,7 +6,17 @@ from django.http import HttpRequest
 def older_than(request: HttpRequest) -> int | None:
     """The ``?before=`` of a request for an older page, or None for the newest one
     (also when it is not a plain number a database column can hold)."""
-    before = request.GET.get("before", "")
-    if before.isascii() and before.isdecimal() and len(before) <= 18:
-        return int(before)
+    return _row(request, "before")
+
+
+def shown_through(request: HttpRequest) -> int | None:
+    """The ``?through=`` of a poll: the last row the phone shows, having scrolled
+    down to it (None when it shows the newest page)."""
+    return _row(request, "through")
+
+
+def _row(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    if value.isascii() and value.isdecimal() and len(value) <= 18:
+        return int(value)
     return None

@@ -25,12 +25,16 @@ def test_scrolling_a_long_history_loads_the_older_nights(make_group, make_night,
     page.locator(".older-nights").scroll_into_view_if_needed()
     expect(nights).to_have_count(count)
     expect(page.locator(".older-nights")).to_have_count(0)
+    # A night ends on another phone: the poll redraws the list, keeping the older ones.
+    finish(play(make_night(("Anna", "Bram"), group=group), {"Anna": 50, "Bram": -50}))
+    expect(nights).to_have_count(count + 1, timeout=10_000)
+    expect(nights.first).to_contain_text("+50")
 
     page.goto(f"/groups/{group.pk}/players/{anna.pk}/")
     rows = page.locator("[data-testid=player-history] tbody tr:not(.older-nights)")
     expect(rows).to_have_count(NIGHTS_PER_PAGE)
     page.locator(".older-nights").scroll_into_view_if_needed()
-    expect(rows).to_have_count(count)
+    expect(rows).to_have_count(count + 1)
     # The oldest night last: Anna's first night, level at 0.
     expect(rows.last).to_contain_text("€0.00")
-    expect(page.get_by_test_id("record-summary")).to_contain_text(f"{count} nights")
+    expect(page.get_by_test_id("record-summary")).to_contain_text(f"{count + 1} nights")

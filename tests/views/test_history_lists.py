@@ -161,3 +161,32 @@ def test_strangers_get_the_same_404_for_older_nights(group, play_nights_of, logi
     ):
         assert client.get(url, before).status_code == 404
         assert client.get(url, before, headers=HTMX).status_code == 404
+
+
+THROUGH = re.compile(r'id="nights-through" name="through" value="(\d+)"( hx-swap-oob="true")?')
+
+
+def test_a_poll_that_redraws_the_list_keeps_the_older_nights_scrolled_in(
+    client, login, group, play_nights_of
+):
+    nights = play_nights_of(NIGHTS_PER_PAGE + 5)
+    login("Anna")
+    url = reverse("group_detail", args=[group.pk])
+    page = client.get(url).content.decode()
+    assert THROUGH.search(page).groups() == (str(nights[5].pk), None)  # the 20th newest
+    older = client.get(OLDER.search(page).group(1), headers=HTMX).content.decode()
+    through = THROUGH.search(older)
+    assert through.groups() == (str(nights[0].pk), ' hx-swap-oob="true"')  # now the oldest
+
+    newer = play_nights_of(1, first=100)  # a night ends on another phone
+    live = reverse("group_live", args=[group.pk])
+    redrawn = client.get(live, {"version": "0", "through": through[1]}, headers=HTMX)
+    shown = [int(pk) for pk in GROUP_NIGHT.findall(redrawn.content.decode())]
+    assert shown == newest_first(nights + newer)  # all 26, none dropped
+    assert "Older nights" not in redrawn.content.decode()
+    # Without it (or with a night that is not one of the group's), the newest page.
+    for asked in ({"version": "0"}, {"version": "0", "through": "999999"}):
+        redrawn = client.get(live, asked, headers=HTMX).content.decode()
+        assert [int(pk) for pk in GROUP_NIGHT.findall(redrawn)] == newest_first(nights + newer)[
+            :NIGHTS_PER_PAGE
+        ]
