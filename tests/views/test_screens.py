@@ -84,3 +84,13 @@ def test_after_an_undo_every_phone_says_who_reopened_the_round(login, make_night
     login("Anna").post(reverse("round_undo", args=[night.pk]))
     body = login("Chris").get(reverse("night_detail", args=[night.pk])).content.decode()
     assert "Round 1 was reopened by Anna." in body
+
+
+def test_the_screen_says_which_house_rules_the_night_plays(client, login, make_night):
+    rules = {"scoring": {"scoop": 0, "majority": 1}, "royalties": {"top_pair": {"AA": 12}}}
+    night = make_night(("Anna", "Bram"), rules=rules)
+    link = share(login("Anna"), night)
+    client.logout()  # the shared link, as the tablet on the table opens it
+    body = client.get(link).content.decode()
+    shown = body.split('data-testid="screen-rules">')[1].split("</span>")[0]
+    assert shown == "2-4, own royalties: AA on top 12"
