@@ -57,13 +57,16 @@ def carry_account_language(sender, request: HttpRequest | None, user, **kwargs) 
 
 
 def account_language(get_response: Handler) -> Handler:
-    """A phone that logs in gets the language kept on the account, in the language
-    cookie: no page (nor the one-query poll) has to look the account up for it."""
+    """The language kept on the account goes in the language cookie: when a phone logs
+    in, and when a page finds it switched on another phone (see
+    :func:`scorekeeper.context_processors.site`). No page, nor the one-query poll,
+    has to look the account up for it."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         language = getattr(request, "account_language", "")
-        if language and translation.check_for_language(language):
+        switched_here = settings.LANGUAGE_COOKIE_NAME in response.cookies  # the switcher
+        if language and not switched_here and translation.check_for_language(language):
             set_language_cookie(response, language)
         return response
 

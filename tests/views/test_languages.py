@@ -170,3 +170,32 @@ def test_a_services_refusal_reaches_the_page_in_its_language(make_night, login):
         reverse("round_undo", args=[night.pk]), follow=True, HTTP_ACCEPT_LANGUAGE="en"
     )
     assert "Er is nog geen ronde doorgegaan." in response.content.decode()
+
+
+def test_a_switch_on_one_phone_reaches_the_other_phones_already_logged_in(make_night, login):
+    make_night()
+    tablet = log_in(Client(HTTP_ACCEPT_LANGUAGE="en"), "Anna")
+    assert lang_of(tablet.get(reverse("rules"))) == "en"
+    login("Anna").post(reverse("language"), {"language": "nl", "next": "/"})  # her phone
+    response = tablet.get(reverse("rules"))  # the tablet's next page
+    assert lang_of(response) == "nl" and "Hoe OFC wordt geteld" in response.content.decode()
+    assert response.cookies[LANGUAGE_COOKIE].value == "nl"
+    assert lang_of(tablet.get(reverse("rules"))) == "nl"
+    # The tablet's own switch wins there, and is the account's from then on.
+    tablet.post(reverse("language"), {"language": "zh-hans", "next": "/"})
+    assert lang_of(tablet.get(reverse("rules"))) == "zh-hans"
+    assert User.objects.get(name="Anna").language == "zh-hans"
+
+
+def test_switching_on_a_phone_whose_cookie_is_behind_the_account_takes_that_switch(
+    make_night, login
+):
+    make_night()
+    tablet = log_in(Client(HTTP_ACCEPT_LANGUAGE="en"), "Anna")
+    tablet.get(reverse("rules"))
+    login("Anna").post(reverse("language"), {"language": "nl", "next": "/"})
+    # The tablet switches before it opened another page: its switch is the one kept.
+    response = tablet.post(reverse("language"), {"language": "zh-hans", "next": "/"})
+    assert response.cookies[LANGUAGE_COOKIE].value == "zh-hans"
+    assert lang_of(tablet.get(reverse("rules"))) == "zh-hans"
+    assert User.objects.get(name="Anna").language == "zh-hans"
