@@ -8,6 +8,10 @@ class Refused(ValueError):
     """A write that the rules do not allow; the message is for the person at the table."""
 
 
+class LookAlike(Refused):
+    """A name the others could not tell from one already there."""
+
+
 def checked_name(raw: str) -> str:
     """:func:`clean_name`, its complaint raised as :class:`Refused` like any other."""
     try:

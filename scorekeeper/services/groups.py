@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.models import Group, Membership, User, new_invite_token
 from scorekeeper.names import has_hidden_characters, look_alike_key, suggest_alternative, tidy_title
 from scorekeeper.ofc import TABLE_RULES, RuleError
-from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.errors import LookAlike, Refused, checked_name
 from scorekeeper.services.locks import lock_group
 
 
@@ -141,8 +141,21 @@ def check_names_apart(group: Group, names: Iterable[str], *, seated: Iterable[st
 
 @transaction.atomic
 def join_by_link(*, group: Group, token: str, user: User) -> Membership:
-    """Someone with an account joins through the invitation link ``token``."""
+    """Someone with an account joins through the invitation link ``token``; refused,
+    and the link's use not counted, when the others could not tell their name from a
+    member's (as a new name would be)."""
     _use_invite_link(group, token)
+    try:
+        check_names_apart(group, [user.name])
+    except Refused:
+        raise LookAlike(
+            _(
+                'Your name "%(name)s" looks just like the name of someone in this group, '
+                "so the others could not tell you apart. Log out, then sign up through "
+                "the link with another name."
+            )
+            % {"name": user.name}
+        ) from None
     return join_group(group=group, user=user)
 
 

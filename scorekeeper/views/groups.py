@@ -23,7 +23,7 @@ from scorekeeper.reads.groups import (
 from scorekeeper.reads.polls import group_poll
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
-from scorekeeper.services.errors import Refused
+from scorekeeper.services.errors import LookAlike, Refused
 from scorekeeper.throttle import signup_refusal
 from scorekeeper.views import polling
 from scorekeeper.views.access import (
@@ -174,14 +174,17 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
     action = request.POST.get("action", "")
-    refusal = ""
+    refusal = join_refusal = ""
     if request.method == "POST":
         if user.is_authenticated and action == "join":
             try:
                 group_services.join_by_link(group=group, token=token, user=user)
+            except LookAlike as error:
+                join_refusal = str(error)
             except Refused as error:
                 return link_gone(request, str(error))
-            return redirect("group_detail", group_id=group.pk)
+            else:
+                return redirect("group_detail", group_id=group.pk)
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
             refusal = signup_refusal(request, link=token)
@@ -203,10 +206,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 member = login_form.get_user()
                 try:
                     group_services.join_by_link(group=group, token=token, user=member)
+                except LookAlike as error:
+                    login_form.add_error(None, str(error))
                 except Refused as error:
                     return link_gone(request, str(error))
-                login(request, member)
-                return redirect("group_detail", group_id=group.pk)
+                else:
+                    login(request, member)
+                    return redirect("group_detail", group_id=group.pk)
 
     context = {
         "group": group,
@@ -214,5 +220,6 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "signup_form": signup_form,
         "login_form": login_form,
         "show_login": action == "login" or request.GET.get("login") == "1",
+        "join_refusal": join_refusal,
     }
     return render(request, "scorekeeper/join.html", context, status=429 if refusal else 200)

@@ -1,10 +1,12 @@
 """Names the others at the table could not tell apart are refused wherever a name
-is given: a guest at the start of a night, a guest joining late."""
+is given: a guest at the start of a night, a guest joining late, an account joining
+another group."""
 
 import pytest
 
-from scorekeeper.models import Night, Seat, User
+from scorekeeper.models import Group, Night, Seat, User
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.groups import join_by_link
 from scorekeeper.services.nights import SeatRequest, start_night
 from scorekeeper.services.seats import add_seat
 
@@ -48,3 +50,19 @@ def test_a_late_guest_named_like_someone_at_the_table_is_refused(make_night):
             add_seat(night=night, by=anna, guest_name=name, position=9)
     add_seat(night=night, by=anna, guest_name="Dora", position=9)
     assert Seat.objects.filter(night=night).count() == 4
+
+
+def test_an_account_named_like_a_member_cannot_join_another_group_by_its_link(make_group):
+    home = make_group("Elsewhere", members=(CYRILLIC_ANNA,))
+    group = make_group(members=("Anna", "Bram"))
+    group.invite_uses_left = 3
+    group.save()
+    look_alike = User.objects.get(name=CYRILLIC_ANNA)
+    with pytest.raises(Refused, match="looks just like the name of someone in this group"):
+        join_by_link(group=group, token=group.invite_token, user=look_alike)
+    assert not group.has_member(look_alike) and home.has_member(look_alike)
+    assert Group.objects.get(pk=group.pk).invite_uses_left == 3  # the use is not counted
+    # Someone the others can tell apart joins as before.
+    chris = make_group("Third", members=("Chris",)).memberships.get().user
+    join_by_link(group=group, token=group.invite_token, user=chris)
+    assert group.has_member(chris)

@@ -67,3 +67,21 @@ def test_a_link_without_limits_works_as_before(make_group):
         assert join(group, name).status_code == 302
     group.refresh_from_db()
     assert group.invite_uses_left is None and group.invite_expires_at is None
+
+
+def test_an_account_named_like_a_member_is_told_on_the_join_page(make_group):
+    make_group("Elsewhere", members=("\u0410nna",))  # a Cyrillic А
+    group = make_group(members=("Anna",))
+    url = reverse("join", args=[group.invite_token])
+    logged_in = log_in(Client(), "\u0410nna")
+    page = logged_in.post(url, {"action": "join"})
+    assert page.status_code == 200
+    assert "looks just like the name of someone in this group" in page.content.decode()
+    # Logging in on the join page: the same words, and not logged in for nothing.
+    other = Client()
+    page = other.post(
+        url, {"action": "login", "login-username": "\u0410nna", "login-password": PASSWORD}
+    )
+    assert "looks just like the name of someone in this group" in page.content.decode()
+    assert "_auth_user_id" not in other.session
+    assert not Membership.objects.filter(group=group, user__name="\u0410nna").exists()
