@@ -26,6 +26,7 @@ import io
 import ipaddress
 import os
 import resource
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -220,6 +221,19 @@ def _allow_open_sockets(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def _refuse_a_port_in_use(host: str, port: int) -> None:
+    """Stop with a plain message when something listens on the port already. granian
+    binds with SO_REUSEPORT, so a second `make run` would otherwise share the port
+    with the first without a word, each answering some of the phones."""
+    try:
+        socket.create_server((host, port)).close()
+    except OSError:
+        raise SystemExit(
+            f"Port {port} is in use already: is OFC Board running in another window?"
+            " Stop it, or start this one with PORT=8001 make run."
+        ) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve OFC Board.")
     parser.add_argument("--host", default="0.0.0.0")
@@ -235,6 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     from granian.log import LogLevels
     from granian.server import Server
 
+    _refuse_a_port_in_use(args.host, args.port)
     _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
     Server(
         "ofcboard.serve:app",

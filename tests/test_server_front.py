@@ -7,6 +7,7 @@ import http.client
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -171,3 +172,16 @@ def test_several_processes_serve_one_port_and_stop_together(tmp_path_factory):
         process.wait(10)
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_a_second_server_on_the_same_port_stops_and_says_why(server):
+    second = subprocess.run(
+        [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(server)],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "OFCBOARD_TABLE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert second.returncode == 1
+    assert f"Port {server} is in use already" in second.stderr
+    assert page(server) == 200  # the first one serves on
