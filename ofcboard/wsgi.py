@@ -11,10 +11,12 @@ and the version is the phone's. Anything else (another page, a stranger, a left
 member, a changed night, a missing or unknown cookie, a database error) goes to
 Django unchanged, which answers as it always has.
 
-The quick answer still passes through the middlewares that put headers on every
+The quick answer's headers are those of the middlewares that put headers on every
 answer (security headers, Content-Length, X-Frame-Options, the Content-Security-Policy,
 ``private, no-store``): only those that load something a 204 does not need are left
-out, so its headers are the full view's (tests/test_quick_poll.py compares them).
+out, so its headers are the full view's (tests/test_quick_poll.py compares them in
+every language). They are made by those middlewares once for each kind of request
+(see :class:`QuickAnswers`) and reused.
 """
 
 import os
