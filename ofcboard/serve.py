@@ -12,13 +12,14 @@ It also keeps the table safe from a phone on a bad Wi-Fi, or someone on it who m
 harm: a client dripping its headers is one more task waiting on the event loop, not a
 thread, and is dropped when its headers take longer than HEADER_READ_SECONDS; a body
 declared larger than the app can use is refused (413) from its Content-Length before
-a byte of it is read. gunicorn's threaded worker read headers in its worker threads:
-40 dripping clients held all of them and a normal page waited for more than 30 s.
+a byte of it is read; bodies are read before the app sees them, within the bounds of
+:class:`BodyReads`. gunicorn's threaded worker read headers in its worker threads: 40
+dripping clients held all of them and a normal page waited for more than 30 s.
 
 ``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
 own threads and database connections; `make run` keeps one, so whatever a process
 keeps in memory is the table's. ``--threads N`` (or OFCBOARD_THREADS) changes each
-process's Python threads from the 8 below.
+process's threads that do the app's work from the 8 below.
 """
 
 import argparse
