@@ -151,6 +151,8 @@ def test_two_nodes_on_one_database_agree_and_lose_or_double_nothing(tmp_path):
         "CACHE_KEY_PREFIX": f"many-nodes-{os.getpid()}-{time.time_ns()}",
     }
     env.pop("CACHE_URL", None)
+    if connection.vendor == "postgresql":
+        env["DATABASE_POOL"] = "1"  # as the README's many tables run: psycopg's pool
     if os.environ.get("OFCBOARD_TEST_CACHE_URL"):
         env["CACHE_URL"] = os.environ["OFCBOARD_TEST_CACHE_URL"]
     nodes = [start_node(env) for _ in range(2)]
