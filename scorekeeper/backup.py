@@ -27,19 +27,19 @@ class BackupError(Exception):
     """A backup that cannot be restored here; the message says why in words."""
 
 
-def _models() -> list:
+def app_models() -> list:
     # Declaration order (accounts, groups, nights, payments): every row comes after
     # those it points to, so a restore never waits on a missing key.
     return list(apps.get_app_config("scorekeeper").get_models())
 
 
-def _encode(value: Any) -> str:
+def json_value(value: Any) -> str:
     if isinstance(value, (datetime, date, time)):
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
-def _last_migration() -> str:
+def last_migration() -> str:
     applied = MigrationRecorder(connection).applied_migrations()
     return max((name for app, name in applied if app == "scorekeeper"), default="")
 
@@ -59,30 +59,32 @@ def write_backup(path: Path) -> dict[str, int]:
         if connection.vendor == "postgresql" and outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        for model in _models():
+        for model in app_models():
             rows = serializers.serialize("python", model.objects.order_by("pk"))
             counts[model._meta.label] = len(rows)
             objects += rows
-        migration = _last_migration()
+        migration = last_migration()
     document = {"format": FORMAT, "version": VERSION, "migration": migration, "objects": objects}
     partial = path.with_name(path.name + ".partial")
     # Written beside, then renamed: a backup cut short never looks like a good one.
     with partial.open("w", encoding="utf-8") as file:
         partial.chmod(0o600)
-        json.dump(document, file, default=_encode, ensure_ascii=False)
+        json.dump(document, file, default=json_value, ensure_ascii=False)
     partial.replace(path)
     return counts
 
 
-def read_backup(path: Path) -> dict:
+def read_document(path: Path, format: str = FORMAT, version: int = VERSION) -> dict:
+    """The file at ``path`` if it is one of ours of that ``format`` and ``version``."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise BackupError(f"{path} cannot be read as a backup: {error}") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise BackupError(f"{path} is not an OFC Board backup.")
-    if document.get("version") != VERSION:
-        raise BackupError(f"{path} is a backup of version {document.get('version')}.")
+    if not isinstance(document, dict) or document.get("format") != format:
+        kind = "an OFC Board backup" if format == FORMAT else "a group copied by OFC Board"
+        raise BackupError(f"{path} is not {kind}.")
+    if document.get("version") != version:
+        raise BackupError(f"{path} is of version {document.get('version')}.")
     return document
 
 
@@ -90,14 +92,14 @@ def restore_backup(path: Path) -> dict[str, int]:
     """Bring the backup at ``path`` back into this (migrated, empty) database, keys and
     all; the count of rows per table. Refused, changing nothing, when the database
     already has accounts or groups, or is older than the backup."""
-    document = read_backup(path)
-    models = _models()
+    document = read_document(path)
+    models = app_models()
     if any(model.objects.exists() for model in models):
         raise BackupError(
             "This database already has accounts or groups: restore into an empty one "
             "(a new database, or a new file with DATABASE_URL), after `manage.py migrate`."
         )
-    if document["migration"] > _last_migration():
+    if document["migration"] > last_migration():
         raise BackupError(
             f"The backup was made by a newer OFC Board (migration {document['migration']}); "
             "update this one first."

@@ -4,22 +4,33 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.backup import BackupError, restore_backup
+from scorekeeper.group_copy import import_group
 
 
 class Command(BaseCommand):
     help = (
         "Bring a backup made by `manage.py backup` back into an empty database "
-        "(SQLite or PostgreSQL), migrating it first. Everyone logs in again afterwards."
+        "(SQLite or PostgreSQL), migrating it first. Everyone logs in again afterwards. "
+        "With --as-new-group: a group written by `manage.py backup --group`, added to "
+        "this database beside what is in it."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
+        parser.add_argument("--as-new-group", action="store_true")
 
-    def handle(self, *args, file: Path, **options):
+    def handle(self, *args, file: Path, as_new_group: bool = False, **options):
         call_command("migrate", interactive=False, verbosity=0)
         try:
-            counts = restore_backup(file)
+            if as_new_group:
+                group, renamed, counts = import_group(file)
+            else:
+                counts = restore_backup(file)
         except BackupError as error:
             raise CommandError(str(error)) from None
         rows = ", ".join(f"{count} {label.split('.')[1]}" for label, count in counts.items())
         self.stdout.write(f"Restored from {file}: {rows}.")
+        if as_new_group:
+            self.stdout.write(f'The group "{group.name}" is group {group.pk} here.')
+            for old, new in renamed.items():
+                self.stdout.write(f'"{old}" was taken here: that account is "{new}" now.')
