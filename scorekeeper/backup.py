@@ -52,26 +52,38 @@ def write_backup(path: Path) -> dict[str, int]:
     takes), on PostgreSQL it reads one snapshot (REPEATABLE READ) and blocks nobody.
     """
     counts: dict[str, int] = {}
-    objects: list[dict] = []
     # Inside someone else's transaction (a test's), that one is the moment.
     outermost = not connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql" and outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        for model in app_models():
-            rows = serializers.serialize("python", model.objects.order_by("pk"))
-            counts[model._meta.label] = len(rows)
-            objects += rows
-        migration = last_migration()
-    document = {"format": FORMAT, "version": VERSION, "migration": migration, "objects": objects}
+        tables = [(model, model.objects.order_by("pk")) for model in app_models()]
+        document = as_document(FORMAT, VERSION, tables, counts)
+    write_document(path, document)
+    return counts
+
+
+def as_document(
+    format: str, version: int, tables: list[tuple[Any, Any]], counts: dict[str, int]
+) -> dict:
+    """The rows of ``tables`` ((model, queryset) pairs) as a file of ``format``, counted
+    per table in ``counts``. Call inside the transaction that makes it one moment."""
+    objects: list[dict] = []
+    for model, queryset in tables:
+        rows = serializers.serialize("python", queryset)
+        counts[model._meta.label] = len(rows)
+        objects += rows
+    return {"format": format, "version": version, "migration": last_migration(), "objects": objects}
+
+
+def write_document(path: Path, document: dict) -> None:
     partial = path.with_name(path.name + ".partial")
-    # Written beside, then renamed: a backup cut short never looks like a good one.
+    # Written beside, then renamed: a file cut short never looks like a good one.
     with partial.open("w", encoding="utf-8") as file:
-        partial.chmod(0o600)
+        partial.chmod(0o600)  # password hashes are in it
         json.dump(document, file, default=json_value, ensure_ascii=False)
     partial.replace(path)
-    return counts
 
 
 def read_document(path: Path, format: str = FORMAT, version: int = VERSION) -> dict:

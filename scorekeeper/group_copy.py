@@ -13,7 +13,6 @@ What belongs to the old install stays there: the invitation link (the copy gets 
 new one), a big screen's shared link, and the keys phones sent their saves with.
 """
 
-import json
 import secrets
 from collections import defaultdict
 from pathlib import Path
@@ -22,7 +21,14 @@ from typing import Any
 from django.core import serializers
 from django.db import connection, models, transaction
 
-from scorekeeper.backup import BackupError, app_models, json_value, last_migration, read_document
+from scorekeeper.backup import (
+    BackupError,
+    app_models,
+    as_document,
+    last_migration,
+    read_document,
+    write_document,
+)
 from scorekeeper.models import Entry, Group, Membership, Night, Round, Seat, User
 from scorekeeper.models.groups import new_invite_token
 from scorekeeper.models.nights import RoundEdit
@@ -78,19 +84,9 @@ def write_group(path: Path, group_id: int) -> dict[str, int]:
         if group is None:
             raise BackupError(f"There is no group {group_id}.")
         rows = _rows_of(group)
-        everything = [(User, _accounts_named(rows)), *rows]
-        counts, objects = {}, []
-        for model, queryset in everything:
-            serialised = serializers.serialize("python", queryset)
-            counts[model._meta.label] = len(serialised)
-            objects += serialised
-        migration = last_migration()
-    document = {"format": FORMAT, "version": VERSION, "migration": migration, "objects": objects}
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as file:
-        partial.chmod(0o600)  # password hashes are in it
-        json.dump(document, file, default=json_value, ensure_ascii=False)
-    partial.replace(path)
+        counts: dict[str, int] = {}
+        document = as_document(FORMAT, VERSION, [(User, _accounts_named(rows)), *rows], counts)
+    write_document(path, document)
     return counts
 
 
