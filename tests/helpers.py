@@ -4,6 +4,8 @@ Plain functions, imported by the test modules; `tests/conftest.py` hands the fac
 and the login to the tests as fixtures.
 """
 
+import itertools
+import os
 import socket
 import subprocess
 import sys
@@ -221,10 +223,24 @@ def body_text(response) -> str:
     return response.content.decode()
 
 
+_ports_handed_out = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nothing listens on, from a range of this test worker's own (below the
+    ports the system hands out to clients). A port the system picked could be picked
+    again for another worker's server before the first had bound it, and the server
+    binds with SO_REUSEPORT: a test then talked to another test's server."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = 20000 + 500 * int(worker or 0)
+    while True:
+        port = first + next(_ports_handed_out) % 500
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, int]:

@@ -161,7 +161,8 @@ def test_two_nodes_on_one_database_agree_and_lose_or_double_nothing(tmp_path):
         phones = [Phone(name, sessions[name], night, urls) for name in PLAYERS]
         # A write on one node shows in the very next poll on the other.
         watcher = phones[0]
-        _, page = watcher.get(urls[1], f"/nights/{night.pk}/")
+        status, page = watcher.get(urls[1], f"/nights/{night.pk}/")
+        assert status == 200, (status, page[:500])
         poll = POLL.search(page).group(1).replace("&amp;", "&")
         assert watcher.get(urls[1], poll)[0] == 204
         _, page = watcher.get(urls[0], f"/nights/{night.pk}/")
