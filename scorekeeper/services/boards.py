@@ -43,16 +43,14 @@ from scorekeeper.ofc import (
     score_board,
     score_table,
 )
+from scorekeeper.services.entry_keys import KEY_USED, replayed_entry, save_entry
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import bump_version, lock_night
 from scorekeeper.services.rounds import (
-    KEY_USED,
     check_points,
     close_round_if_complete,
     entry_slot,
     recorded_entry,
-    replayed_entry,
-    save_entry,
 )
 from scorekeeper.terms import game_name, row_name
 

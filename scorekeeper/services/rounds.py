@@ -5,10 +5,10 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
@@ -25,6 +25,12 @@ from scorekeeper.models import (
     points_in_range,
 )
 from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
+from scorekeeper.services.entry_keys import (
+    check_may_retry,
+    replayed_entry,
+    save_entry,
+    save_key,
+)
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_night
 
@@ -35,13 +41,6 @@ class EntryResult:
     round_recorded: bool
     # A retry of a save that had gone through (its answer lost on the Wi-Fi): nothing written.
     already_saved: bool = False
-
-
-# The longest key a phone makes for one save (see Entry.client_key).
-MAX_KEY_LENGTH = 64
-KEY_USED = gettext_lazy(
-    "This save was already used for another seat or round; nothing was changed."
-)
 
 
 def _check_fantasyland_claim(
@@ -125,56 +124,6 @@ def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User)
     return EntrySlot(night, round_, playing, night.game_rules, existing)
 
 
-def replayed_entry(
-    *, night: Night, round_number: int, seat: Seat, key: str, entered_by: User
-) -> Entry | None:
-    """The entry an earlier try with this phone's `key` saved, or None when the key is new.
-
-    Call with the night locked, so two phones sending one key are answered in turn.
-    A key is one intended save: sent for another seat or round it is refused, and a
-    replay is only answered "saved" to someone who may enter for the seat.
-    """
-    if len(key) > MAX_KEY_LENGTH:
-        raise Refused(gettext("This save cannot be read. Reload the page and save again."))
-    entry = Entry.objects.filter(client_key=key).select_related("round").first()
-    if entry is None:
-        _check_not_overtaken(night, round_number, seat, key)
-        return None
-    if entry.seat_id != seat.pk or entry.round.number != round_number:
-        raise Refused(KEY_USED)
-    _check_may_retry(night, round_number, seat, entered_by, entry)
-    return entry
-
-
-def _check_not_overtaken(night: Night, round_number: int, seat: Seat, key: str) -> None:
-    """A save sent again after the seat's entry was saved anew (on another phone, or
-    on this one from another page) is refused: its value is older than the entry's."""
-    entry = (
-        Entry.objects.filter(round__night=night, round__number=round_number, seat=seat)
-        .select_related("entered_by")
-        .first()
-    )
-    if entry is None or key not in entry.earlier_keys:
-        return
-    by = entry.entered_by.name if entry.entered_by else seat.name
-    raise Refused(
-        gettext(
-            "%(name)s's entry for round %(number)s was saved again since, by %(by)s: "
-            "this older save was not applied."
-        )
-        % {"name": seat.name, "number": round_number, "by": by}
-    )
-
-
-def _check_may_retry(
-    night: Night, round_number: int, seat: Seat, entered_by: User, entry: Entry
-) -> None:
-    """A retry is answered "saved" only to someone who may enter this seat's total."""
-    refusal = seat.entry_refusal(entered_by, night.playing_seats(round_number), entry)
-    if refusal:
-        raise Refused(refusal)
-
-
 @transaction.atomic
 def record_entry(
     *,
@@ -210,7 +159,7 @@ def record_entry(
         already = recorded_entry(night, round_number, seat)
         if already is None or already.points != points:
             raise
-        _check_may_retry(night, round_number, seat, entered_by, already)
+        check_may_retry(night, round_number, seat, entered_by, already)
         return EntryResult(already, round_recorded=False, already_saved=True)
     night, round_, existing = slot.night, slot.round, slot.existing
     game = slot.game
@@ -253,35 +202,6 @@ def record_entry(
     recorded = close_round_if_complete(night, round_, slot.playing, game)
     bump_version(night)
     return EntryResult(entry, round_recorded=recorded)
-
-
-def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
-    """Write the seat's entry with the phone's key; a key another night's entry holds
-    (the only write the night's lock cannot order) is refused in words."""
-    earlier = Entry.objects.filter(round=round_, seat=seat).first()
-    earlier_keys = earlier.with_key(key) if earlier is not None else []
-    try:
-        with transaction.atomic():
-            entry, _created = Entry.objects.update_or_create(
-                round=round_,
-                seat=seat,
-                defaults={**values, "client_key": key, "earlier_keys": earlier_keys},
-            )
-    except IntegrityError:
-        if key and Entry.objects.filter(client_key=key).exists():
-            raise Refused(KEY_USED) from None
-        raise
-    return entry
-
-
-def save_key(entry: Entry, key: str) -> None:
-    try:
-        with transaction.atomic():
-            entry.earlier_keys = entry.with_key(key)
-            entry.client_key = key
-            entry.save(update_fields=["client_key", "earlier_keys"])
-    except IntegrityError:
-        raise Refused(KEY_USED) from None
 
 
 def recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
