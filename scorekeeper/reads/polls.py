@@ -15,6 +15,7 @@ and PgBouncer from 1.21 with ``max_prepared_statements``, keep them right.
 """
 
 from dataclasses import dataclass
+from functools import cache
 
 from django.contrib.sessions.models import Session
 from django.db import connection
@@ -35,14 +36,17 @@ class Polled:
     is_active: bool
 
 
-def _tables() -> dict[str, str]:
+@cache
+def _statement(sql: str, vendor: str) -> str:
+    """``sql`` with the tables' names quoted as ``vendor``'s database wants them: made
+    once, not on every poll."""
     quote = connection.ops.quote_name
-    return {
-        "night": quote(Night._meta.db_table),
-        "membership": quote(Membership._meta.db_table),
-        "user": quote(User._meta.db_table),
-        "session": quote(Session._meta.db_table),
-    }
+    return sql.format(
+        night=quote(Night._meta.db_table),
+        membership=quote(Membership._meta.db_table),
+        user=quote(User._meta.db_table),
+        session=quote(Session._meta.db_table),
+    )
 
 
 _NIGHT = (
@@ -85,7 +89,8 @@ def _cursor() -> CursorWrapper:
 def _fetch(sql: str, object_id: int, user_id: int, session_key: str) -> tuple | None:
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with _cursor() as cursor:
-        cursor.execute(sql.format(**_tables()), [session_key, now, object_id, user_id])
+        statement = _statement(sql, connection.vendor)
+        cursor.execute(statement, [session_key, now, object_id, user_id])
         return cursor.fetchone()
 
 
