@@ -132,20 +132,20 @@ class _Releasing:
 
     def __init__(self, answer: Iterable[bytes], release: Callable[[], None]) -> None:
         self._answer = answer
-        self._release: Callable[[], None] | None = release
+        self._release = release
+        self._released = False
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._answer)
 
     def close(self) -> None:
         try:
-            close = getattr(self._answer, "close", None)
-            if close is not None:
-                close()
+            if hasattr(self._answer, "close"):
+                self._answer.close()
         finally:
-            if self._release is not None:
-                self._release, release = None, self._release
-                release()
+            if not self._released:  # a second close must not hand on a second turn
+                self._released = True
+                self._release()
 
 
 def working_at_most(app: WSGIApp, threads: int) -> WSGIApp:
