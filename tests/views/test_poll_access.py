@@ -24,6 +24,10 @@ def group_poll(group: Group) -> tuple[str, dict]:
     return reverse("group_live", args=[group.pk]), {"version": group.nights_version()}
 
 
+def sent_to_log_in(response) -> bool:
+    return response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
 @pytest.fixture
 def polls(make_group, make_night):
     # Dora follows the night from the group without a seat: she may leave at any time.
@@ -66,32 +70,28 @@ def test_a_member_who_left_gets_a_404_from_the_next_poll(client, login, polls, w
 @pytest.mark.parametrize("which", ["night", "group"])
 def test_a_logged_out_visitor_is_sent_to_log_in(client, polls, which):
     urls, _ = polls
-    response = client.get(*urls[which])
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
+    assert sent_to_log_in(client.get(*urls[which]))
+
+
+def changed_password(user) -> None:
+    user.set_password("changed on another phone")
+
+
+def deactivated(user) -> None:
+    user.is_active = False
 
 
 @pytest.mark.parametrize("which", ["night", "group"])
-def test_a_login_whose_password_changed_elsewhere_is_sent_to_log_in(client, login, polls, which):
+@pytest.mark.parametrize("change", [changed_password, deactivated])
+def test_a_login_whose_account_changed_elsewhere_is_sent_to_log_in(
+    client, login, polls, which, change
+):
     urls, night = polls
     anna = night.seats.get(name="Anna").user
     login(anna)
-    anna.set_password("changed on another phone")
+    change(anna)
     anna.save()
-    response = client.get(*urls[which])
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
-
-
-@pytest.mark.parametrize("which", ["night", "group"])
-def test_a_deactivated_account_is_sent_to_log_in(client, login, polls, which):
-    urls, night = polls
-    anna = night.seats.get(name="Anna").user
-    login(anna)
-    anna.is_active = False
-    anna.save()
-    response = client.get(*urls[which])
-    assert response.status_code == 302
+    assert sent_to_log_in(client.get(*urls[which]))
 
 
 @pytest.mark.parametrize("which", ["night", "group"])
@@ -104,9 +104,7 @@ def test_a_session_ended_elsewhere_is_sent_to_log_in_though_its_cookie_comes_bac
     cookie = client.cookies["sessionid"].value
     Session.objects.filter(session_key=cookie).delete()  # logged out, or expired and cleared
     client.cookies["sessionid"] = cookie
-    response = client.get(*urls[which])
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
+    assert sent_to_log_in(client.get(*urls[which]))
 
 
 @pytest.mark.parametrize("which", ["night", "group"])
