@@ -146,14 +146,25 @@ if POSTGRESQL and env_bool("DATABASE_PREPARED", default=True):
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "ofcboard")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Every request reads its session, a poll every 2 s from every phone: from the cache,
+# written through to the database (a cache emptied logs nobody out). Without Redis
+# the sessions' cache is files on this machine, which every server process shares, so
+# a logout in one process ends the session in all of them (a cache in each process's
+# memory would keep it there).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
+CACHES["sessions"] = {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": os.environ.get("OFCBOARD_SESSION_CACHE", str(BASE_DIR / "cache" / "sessions")),
+    "TIMEOUT": None,  # each session is kept as long as it lasts (cached_db says so)
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 if CACHE_URL:
-    CACHES["default"] = {
+    CACHES["default"] = CACHES["sessions"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": CACHE_KEY_PREFIX,
     }
-    # Written through to the database too: a cache restart logs nobody out.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The app has no uploads; its largest form is a few hundred bytes (the server refuses
 # bigger bodies before reading them, see ofcboard/serve.py).

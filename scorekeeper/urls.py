@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, register_converter
 
+from scorekeeper.converters import IdConverter
 from scorekeeper.views import (
     accounts,
     boards,
@@ -14,6 +15,8 @@ from scorekeeper.views import (
     seats,
 )
 
+register_converter(IdConverter, "id")
+
 # The pages of one group and of one night: (route below its address, view, name).
 GROUP_PAGES = [
     ("", groups.group_detail, "group_detail"),
@@ -24,7 +27,7 @@ GROUP_PAGES = [
     ("nights/new/", nights.night_start, "night_start"),
     ("table/", results.group_table_view, "group_table"),
     ("players/", results.players_view, "players"),
-    ("players/<int:user_id>/", results.player_history_view, "player_history"),
+    ("players/<id:user_id>/", results.player_history_view, "player_history"),
     ("export.<str:fmt>", results.group_export, "group_export"),
     ("owed/", results.group_owed, "group_owed"),
     ("owed/pay/", results.owed_pay, "owed_pay"),
@@ -37,15 +40,15 @@ NIGHT_PAGES = [
     ("end/", nights.night_end, "night_end"),
     ("rules/", rules.night_rules, "night_rules"),
     ("rounds/", rounds.night_rounds, "night_rounds"),
-    ("rounds/<int:number>/edit/", rounds.round_edit, "round_edit"),
-    ("rounds/<int:number>/cards/<int:seat_id>/", boards.board_entry, "board_entry"),
-    ("rounds/<int:number>/cards/<int:seat_id>/live/", boards.board_live, "board_live"),
+    ("rounds/<id:number>/edit/", rounds.round_edit, "round_edit"),
+    ("rounds/<id:number>/cards/<id:seat_id>/", boards.board_entry, "board_entry"),
+    ("rounds/<id:number>/cards/<id:seat_id>/live/", boards.board_live, "board_live"),
     ("undo/", rounds.round_undo, "round_undo"),
     ("seats/add/", seats.seat_add, "seat_add"),
-    ("seats/<int:seat_id>/leave/", seats.seat_leave, "seat_leave"),
+    ("seats/<id:seat_id>/leave/", seats.seat_leave, "seat_leave"),
     ("settle/", results.night_settle, "night_settle"),
     ("payments/", results.payment_mark, "payment_mark"),
-    ("payments/<int:payment_id>/undo/", results.payment_undo, "payment_undo"),
+    ("payments/<id:payment_id>/undo/", results.payment_undo, "payment_undo"),
     ("settle/owed/", results.night_owed_pay, "night_owed_pay"),
     ("settle/everything/", results.settle_everything, "settle_everything"),
     ("export.<str:fmt>", results.night_export, "night_export"),
@@ -73,5 +76,5 @@ def _under(prefix: str, pages: list) -> list[URLPattern]:
     return [path(prefix + route, view, name=name) for route, view, name in pages]
 
 
-urlpatterns += _under("groups/<int:group_id>/", GROUP_PAGES)
-urlpatterns += _under("nights/<int:night_id>/", NIGHT_PAGES)
+urlpatterns += _under("groups/<id:group_id>/", GROUP_PAGES)
+urlpatterns += _under("nights/<id:night_id>/", NIGHT_PAGES)

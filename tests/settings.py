@@ -40,3 +40,7 @@ CACHES = {
     **CACHES,
     "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
 }
+# Sessions in this process's memory, unless the test shares a Redis (the two-node test):
+# no test leaves session files behind in the checkout.
+if not CACHE_URL:
+    CACHES["sessions"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}

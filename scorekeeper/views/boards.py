@@ -10,10 +10,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scorekeeper.forms.boards import BoardForm, apply_pick, board_initial, picker
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.reads.boards import RoundStatus, board_page, round_status
+from scorekeeper.reads.polls import night_now
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_night
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
+from scorekeeper.views.polling import unchanged_poll
 
 
 def _status_context(
@@ -138,6 +140,7 @@ def board_entry(
 
 @require_GET
 @login_required
+@unchanged_poll(night_now)
 def board_live(
     request: AuthenticatedRequest, night_id: int, number: int, seat_id: int
 ) -> HttpResponse:
@@ -148,8 +151,6 @@ def board_live(
     The phone also sends ``total=1`` when its form shows the box for a typed total.
     """
     night = member_night(request, night_id)
-    if request.GET.get("version", "") == str(night.version):
-        return HttpResponse(status=204)
     round_ = night.rounds.filter(number=number).first()
     seat = night.seats.filter(pk=seat_id).first()
     status = round_status(night, round_, seat) if round_ and seat else None

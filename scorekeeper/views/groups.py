@@ -1,7 +1,5 @@
 """The home page, groups, and joining one through its invitation link."""
 
-import re
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -11,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
 from scorekeeper.models import Group
@@ -20,12 +19,11 @@ from scorekeeper.reads.groups import (
     member_sentence,
     night_history_page,
 )
-from scorekeeper.reads.polls import group_poll
+from scorekeeper.reads.polls import group_now
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import LookAlike, Refused
 from scorekeeper.throttle import signup_refusal
-from scorekeeper.views import polling
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,
@@ -33,8 +31,7 @@ from scorekeeper.views.access import (
     site_url,
 )
 from scorekeeper.views.paging import older_than, shown_through
-
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+from scorekeeper.views.polling import unchanged_poll
 
 
 @require_GET
@@ -81,21 +78,13 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 
 
 @require_GET
-def group_live(request: HttpRequest, group_id: int) -> HttpResponse:
-    """The polled list of nights: answered without rendering while the group's nights
-    are as the phone's ``version`` says (no night started, changed or ended since),
-    from the session and one query (see :mod:`scorekeeper.views.polling`)."""
-    if polling.unchanged(request, group_poll, group_id) is not None:
-        return polling.answer(HttpResponse(status=204))
-    return _group_live(request, group_id)
-
-
 @login_required
-def _group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+@unchanged_poll(group_now)
+def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The polled list of nights, while a night started, changed or ended since the
+    phone's ``version``."""
     group = member_group(request, group_id)
     version = group.nights_version()
-    if request.GET.get("version", "") == version:
-        return HttpResponse(status=204)
     # A phone that scrolled down keeps what it shows (the poll says down to where).
     nights = group_nights(group, through=shown_through(request), version=version)
     return render(request, "scorekeeper/group.html#live", {"group": group, **nights})

@@ -3,11 +3,10 @@ a seat's total, and the end of the night."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 
 from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
@@ -15,12 +14,11 @@ from scorekeeper.models import Night, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import night_page
-from scorekeeper.reads.polls import night_poll
+from scorekeeper.reads.polls import night_now
 from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
-from scorekeeper.views import polling
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,
@@ -28,6 +26,7 @@ from scorekeeper.views.access import (
     member_night,
 )
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
+from scorekeeper.views.polling import unchanged_poll
 
 
 @require_http_methods(["GET", "POST"])
@@ -122,26 +121,12 @@ def night_detail(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 
 
 @require_GET
-def night_live(request: HttpRequest, night_id: int) -> HttpResponse:
-    """The polled fragment: answered without rendering when nothing changed.
-
-    The phone sends what it shows: the night's ``version``, the open ``round`` and
-    its own ``seat``. Every phone at every table asks every 2 s, so "nothing changed"
-    costs the session and one query (see :mod:`scorekeeper.views.polling`).
-    """
-    polled = polling.unchanged(request, night_poll, night_id)
-    if polled is not None:
-        return polling.answer(
-            HttpResponseStopPolling() if polled.is_over else HttpResponse(status=204)
-        )
-    return _night_live(request, night_id)
-
-
 @login_required
-def _night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+@unchanged_poll(night_now)
+def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    """The polled fragment. The phone sends what it shows: the night's ``version``,
+    the open ``round`` and its own ``seat``."""
     night = member_night(request, night_id)
-    if request.GET.get("version", "") == str(night.version):
-        return HttpResponseStopPolling() if night.is_over else HttpResponse(status=204)
     context = _night_context(request.user, night)
     round_now = context["state"].round
     mine = context["mine"]

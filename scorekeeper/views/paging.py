@@ -2,6 +2,8 @@
 
 from django.http import HttpRequest
 
+from scorekeeper.converters import row_id
+
 
 def older_than(request: HttpRequest) -> int | None:
     """The ``?before=`` of a request for an older page, or None for the newest one
@@ -16,7 +18,4 @@ def shown_through(request: HttpRequest) -> int | None:
 
 
 def _row(request: HttpRequest, name: str) -> int | None:
-    value = request.GET.get(name, "")
-    if value.isascii() and value.isdecimal() and len(value) <= 18:
-        return int(value)
-    return None
+    return row_id(request.GET.get(name, ""))

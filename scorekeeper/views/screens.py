@@ -10,18 +10,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.models import Night
 from scorekeeper.reads.groups import qr_svg
 from scorekeeper.reads.nights import night_state
+from scorekeeper.reads.polls import night_now, shared_night_now
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
-from scorekeeper.views.groups import TOKEN_SHAPE, link_gone
+from scorekeeper.views.groups import link_gone
+from scorekeeper.views.polling import unchanged_poll
 
 
 def _screen(request: HttpRequest, night: Night, live_url: str, template: str) -> HttpResponse:
-    if request.GET.get("version", "") == str(night.version):
-        return HttpResponseStopPolling() if night.is_over else HttpResponse(status=204)
     context = {"night": night, "state": night_state(night), "live_url": live_url}
     return render(request, template, context)
 
@@ -45,6 +46,7 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
+@unchanged_poll(night_now)
 def night_screen_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     live_url = reverse("night_screen_live", args=[night.pk])
@@ -73,6 +75,7 @@ def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@unchanged_poll(shared_night_now)
 def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
     night = _shared_night(token)
     if night is None:
