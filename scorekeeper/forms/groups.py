@@ -9,16 +9,8 @@ from django.utils.translation import gettext_lazy
 
 from scorekeeper.forms.fields import TitleField
 from scorekeeper.ofc import STANDARD_ROYALTIES, Royalties
-from scorekeeper.ofc.games import (
-    MAX_BONUS,
-    MAX_ROYALTY,
-    ONE_SIX,
-    ROYALTY_KEYS,
-    SYSTEMS,
-    Scoring,
-    royalty_table,
-    scoring_system,
-)
+from scorekeeper.ofc.royalties import MAX_ROYALTY, ROYALTY_KEYS, royalty_table
+from scorekeeper.ofc.scoring_systems import MAX_BONUS, ONE_SIX, SYSTEMS, Scoring, scoring_system
 from scorekeeper.reads.rules import (
     SECTION_TITLES,
     paid_sections,

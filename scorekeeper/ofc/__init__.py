@@ -1,7 +1,9 @@
 """The OFC rules engine: pure Python, no Django.
 
-Cards and notation (:mod:`.cards`), hand evaluation (:mod:`.evaluate`), the
-seven games as data (:mod:`.games`), jokers (:mod:`.jokers`), Fantasyland
+Cards and notation (:mod:`.cards`), hand evaluation (:mod:`.evaluate`), a
+house rule's value checked (:mod:`.rule_values`), royalty tables
+(:mod:`.royalties`), scoring systems (:mod:`.scoring_systems`), the seven
+games as data (:mod:`.games`), jokers (:mod:`.jokers`), Fantasyland
 (:mod:`.fantasyland`), a player's board scored on its own (:mod:`.board`), why
 boards cannot be scored together (:mod:`.problems`), the table scored and
 settled pair by pair (:mod:`.scoring`), and the JSON contract of
@@ -24,20 +26,12 @@ from .board import ROWS, PlayerBoard, PlayerResult, Row, RowResult, entry_option
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
 from .fantasyland import FantasylandState, next_fantasyland
-from .games import (
-    HOUSE_RULES,
-    PRESETS,
-    STANDARD_ROYALTIES,
-    TABLE_RULES,
-    EntryOption,
-    Game,
-    Royalties,
-    RuleError,
-    RuleKind,
-    Scoring,
-)
+from .games import HOUSE_RULES, PRESETS, TABLE_RULES, EntryOption, Game, RuleKind
 from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
+from .royalties import STANDARD_ROYALTIES, Royalties
+from .rule_values import RuleError
 from .scoring import PairResult, TableResult, score_board, score_table, table_problems
+from .scoring_systems import Scoring
 
 __all__ = [
     "DECK",

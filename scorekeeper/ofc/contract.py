@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TypeAlias, TypeGuard
+from typing import TypeAlias
 
 from .board import PlayerBoard, RowResult
 from .cards import Card, OFCError, parse_cards
 from .fantasyland import FantasylandState
 from .games import HOUSE_RULES, PRESETS, TABLE_RULES, Game, RuleKind
+from .rule_values import whole_number
 from .scoring import TableResult, score_table
 
 __all__ = ["JSON", "Outcome", "hand_from_json", "result_to_json", "run", "score_hand"]
@@ -84,17 +85,13 @@ def _game(data: dict[str, object]) -> Game:
     return game.with_house_rules(rules)
 
 
-def _whole(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _fantasyland(value: object, where: str) -> FantasylandState | None:
     if value is None:
         return None
-    if not isinstance(value, dict) or not _whole(value.get("cards")):
+    if not isinstance(value, dict) or not whole_number(value.get("cards")):
         raise OFCError(f'{where}, fantasyland: expected null or {{"cards": N, "stays": K}}')
     stays = value.get("stays", 0)
-    if not _whole(stays):
+    if not whole_number(stays):
         raise OFCError(f'{where}, fantasyland: "stays" must be a whole number')
     return FantasylandState(value["cards"], stays)
 

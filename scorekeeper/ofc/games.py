@@ -15,32 +15,28 @@ switch and the kind of value each takes:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
-from .cards import OFCError
 from .evaluate import Category, pack_key
+
+# reads/rules.py still imports ROYALTY_KEYS and Scoring from here, where they used
+# to live; their homes are .royalties and .scoring_systems.
+from .royalties import ROYALTY_KEYS as ROYALTY_KEYS
+from .royalties import STANDARD_ROYALTIES, Royalties, royalty_table
+from .rule_values import whole_number
+from .scoring_systems import ONE_SIX, Scoring, scoring_system
 
 __all__ = [
     "HOUSE_RULES",
-    "ONE_SIX",
     "PRESETS",
-    "ROYALTY_KEYS",
-    "STANDARD_ROYALTIES",
-    "SYSTEMS",
     "TABLE_RULES",
     "EntryOption",
     "Game",
-    "Royalties",
-    "RuleError",
     "RuleKind",
-    "Scoring",
-    "royalty_table",
-    "scoring_system",
     "top_at_least",
 ]
 
@@ -76,255 +72,6 @@ class EntryOption:
     cards: int
     top: int | None = None
     wheel_middle: bool = False
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
-    return MappingProxyType(dict(mapping))
-
-
-RANK_CHARS = "23456789TJQKA"
-
-
-def rank_text(rank: int) -> str:
-    """``14`` -> ``"A"``: a rank as the royalty table's keys write it."""
-    return RANK_CHARS[rank - 2]
-
-
-# Every hand a five-card row may be paid for (the standard table pays some of them 0).
-FIVE_CARD_HANDS = (
-    "pair",
-    "two pair",
-    "trips",
-    "straight",
-    "flush",
-    "full house",
-    "quads",
-    "straight flush",
-    "royal flush",
-)
-
-# A table's sections and, per section, its keys as JSON writes them -> the key the
-# table looks up: "AA" -> 14 on top, "flush" -> "flush", "7" -> 7 for the 2-7 middle.
-ROYALTY_KEYS: Mapping[str, Mapping[str, int | str]] = MappingProxyType(
-    {
-        "top_pair": _frozen({rank_text(rank) * 2: rank for rank in range(2, 15)}),
-        "top_trips": _frozen({rank_text(rank) * 3: rank for rank in range(2, 15)}),
-        "middle": _frozen({hand: hand for hand in FIVE_CARD_HANDS}),
-        "bottom": _frozen({hand: hand for hand in FIVE_CARD_HANDS}),
-        "low_middle": _frozen({str(high): high for high in range(7, 11)}),
-    }
-)
-MAX_ROYALTY = 999
-
-
-class RuleError(OFCError):
-    """A house rule's value that cannot be played, said in plain words."""
-
-
-@dataclass(frozen=True)
-class Royalties:
-    """A royalty table. Top by rank (pairs and trips), middle and bottom by hand
-    name, and the 2-7 middle by its highest card."""
-
-    top_pair: Mapping[int, int] = field(hash=False)
-    top_trips: Mapping[int, int] = field(hash=False)
-    middle: Mapping[str, int] = field(hash=False)
-    bottom: Mapping[str, int] = field(hash=False)
-    low_middle: Mapping[int, int] = field(hash=False)
-
-    def amount(self, section: str, key: str) -> int:
-        """What the table pays for one entry, by its JSON names (0 when unpaid).
-
-        >>> STANDARD_ROYALTIES.amount("top_pair", "AA"), STANDARD_ROYALTIES.amount("middle", "pair")
-        (9, 0)
-        """
-        amounts: Mapping[int | str, int] = getattr(self, section)
-        return amounts.get(ROYALTY_KEYS[section][key], 0)
-
-    def with_changes(self, changes: Mapping[str, Mapping[str, int]]) -> Royalties:
-        """This table with some entries changed, given as the JSON names them
-        (checked: see :func:`royalty_table`).
-
-        >>> table = STANDARD_ROYALTIES.with_changes({"top_pair": {"AA": 12, "22": 1}})
-        >>> table.top_pair[14], table.top_pair[2], table.top_pair[13]
-        (12, 1, 8)
-        """
-        sections: dict[str, Mapping[Any, int]] = {}
-        for section, entries in changes.items():
-            keys = ROYALTY_KEYS[section]
-            current: dict[Any, int] = dict(getattr(self, section))
-            current.update({keys[key]: value for key, value in entries.items()})
-            sections[section] = _frozen(current)
-        return replace(self, **sections)
-
-    def changes_from(self, base: Royalties) -> dict[str, dict[str, int]]:
-        """The entries where this table differs from ``base``, as JSON names them:
-        what ``base.with_changes`` takes to make this table again.
-
-        >>> own = STANDARD_ROYALTIES.with_changes({"top_pair": {"AA": 12}})
-        >>> own.changes_from(STANDARD_ROYALTIES)
-        {'top_pair': {'AA': 12}}
-        """
-        changes: dict[str, dict[str, int]] = {}
-        for section, keys in ROYALTY_KEYS.items():
-            differ = {
-                key: self.amount(section, key)
-                for key in keys
-                if self.amount(section, key) != base.amount(section, key)
-            }
-            if differ:
-                changes[section] = differ
-        return changes
-
-    def as_json(self) -> dict[str, dict[str, int]]:
-        """Every entry of the table by its JSON names, 0s included."""
-        return {
-            section: {key: self.amount(section, key) for key in keys}
-            for section, keys in ROYALTY_KEYS.items()
-        }
-
-
-STANDARD_ROYALTIES = Royalties(
-    top_pair=_frozen({rank: rank - 5 for rank in range(6, 15)}),  # 66 = 1 ... AA = 9
-    top_trips=_frozen({rank: rank + 8 for rank in range(2, 15)}),  # 222 = 10 ... AAA = 22
-    middle=_frozen(
-        {
-            "trips": 2,
-            "straight": 4,
-            "flush": 8,
-            "full house": 12,
-            "quads": 20,
-            "straight flush": 30,
-            "royal flush": 50,
-        }
-    ),
-    bottom=_frozen(
-        {
-            "straight": 2,
-            "flush": 4,
-            "full house": 6,
-            "quads": 10,
-            "straight flush": 15,
-            "royal flush": 25,
-        }
-    ),
-    low_middle=_frozen({7: 4, 8: 2, 9: 1, 10: 0}),
-)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value: object) -> str:
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def royalty_table(changes: object, base: Royalties = STANDARD_ROYALTIES) -> Royalties:
-    """``base`` with the changes of a JSON royalties object, every key and amount
-    checked; raises :class:`RuleError` saying what is wrong and where.
-
-    >>> royalty_table({"top_trips": {"AAA": 30}}).top_trips[14]
-    30
-    >>> royalty_table({"top_pair": {"1010": 5}})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    scorekeeper.ofc.games.RuleError: rule "royalties", top_pair: unknown key "1010"; the keys ...
-    """
-    if not isinstance(changes, dict):
-        raise RuleError(
-            'rule "royalties" must be an object of changes to the standard table, '
-            f"got {_shown(changes)}"
-        )
-    for section, entries in changes.items():
-        keys = ROYALTY_KEYS.get(section)
-        if keys is None:
-            raise RuleError(
-                f'rule "royalties": unknown section "{section}"; '
-                f"the sections are {', '.join(ROYALTY_KEYS)}"
-            )
-        where = f'rule "royalties", {section}'
-        if not isinstance(entries, dict):
-            raise RuleError(f"{where} must be an object of amounts, got {_shown(entries)}")
-        for key, value in entries.items():
-            if key not in keys:
-                names = list(keys)
-                known = (
-                    f"{names[0]} to {names[-1]}"
-                    if section.startswith(("top", "low"))
-                    else ", ".join(names)
-                )
-                raise RuleError(f'{where}: unknown key "{key}"; the keys are {known}')
-            if not _whole(value) or not 0 <= value <= MAX_ROYALTY:
-                raise RuleError(
-                    f'{where}, "{key}": must be a whole number from 0 to {MAX_ROYALTY}, '
-                    f"got {_shown(value)}"
-                )
-    return base.with_changes(changes)
-
-
-@dataclass(frozen=True)
-class Scoring:
-    """A scoring system: each row won +1 and lost -1, ``scoop`` more for winning
-    all three outright, ``majority`` more for winning more rows than the opponent."""
-
-    scoop: int = 3
-    majority: int = 0
-
-    @property
-    def name(self) -> str:
-        """ "1-6", "2-4" or "1-1-1", or "" for a table's own system.
-
-        >>> Scoring(0, 1).name, Scoring(5, 2).name
-        ('2-4', '')
-        """
-        return next((name for name, system in SYSTEMS.items() if system == self), "")
-
-    def as_json(self) -> dict[str, int]:
-        return {"scoop": self.scoop, "majority": self.majority}
-
-
-ONE_SIX = Scoring(scoop=3, majority=0)
-# The systems tables know by name (ofc-rules.md, "Scoring systems"), the default first.
-SYSTEMS: Mapping[str, Scoring] = MappingProxyType(
-    {"1-6": ONE_SIX, "2-4": Scoring(scoop=0, majority=1), "1-1-1": Scoring(scoop=0, majority=0)}
-)
-MAX_BONUS = 10
-
-
-def scoring_system(value: object) -> Scoring:
-    """The scoring system of a JSON ``{"scoop": S, "majority": M}``; a bonus left
-    out keeps its 1-6 value. Raises :class:`RuleError`.
-
-    >>> scoring_system({"majority": 1})
-    Scoring(scoop=3, majority=1)
-    >>> scoring_system({"scoop": 11})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    scorekeeper.ofc.games.RuleError: rule "scoring", "scoop": must be a whole number ...
-    """
-    if not isinstance(value, dict):
-        raise RuleError(
-            f'rule "scoring" must be an object {{"scoop": S, "majority": M}}, got {_shown(value)}'
-        )
-    bonuses = ONE_SIX.as_json()
-    for name, bonus in value.items():
-        if name not in bonuses:
-            raise RuleError(f'rule "scoring": unknown key "{name}"; the keys are scoop, majority')
-        if not _whole(bonus) or not 0 <= bonus <= MAX_BONUS:
-            raise RuleError(
-                f'rule "scoring", "{name}": must be a whole number from 0 to {MAX_BONUS}, '
-                f"got {_shown(bonus)}"
-            )
-        bonuses[name] = bonus
-    return Scoring(**bonuses)
 
 
 # The table's own amounts and system: JSON in a night's rules, data on the game.
@@ -410,9 +157,7 @@ class RuleKind(Enum):
         """
         if self is RuleKind.SWITCH:
             return isinstance(value, bool)
-        return value is None or (
-            isinstance(value, int) and not isinstance(value, bool) and value >= 0
-        )
+        return value is None or (whole_number(value) and value >= 0)
 
 
 # The fields of Game a group may switch for a night, in the order forms show them.
@@ -435,6 +180,7 @@ _PROGRESSIVE = (
     EntryOption("trips", "Trips on top", 17, top=ANY_TRIPS),
 )
 
+# Each game is told as ofc-rules.md tells it: what it changes of the one it comes from.
 _STANDARD = Game(
     id="standard",
     name="OFC Standard",
@@ -450,20 +196,11 @@ _PINEAPPLE = Game(
     entry=(EntryOption("qq+", "QQ or better on top", 14, top=QUEENS),),
     stay_cards=14,
 )
-_PROGRESSIVE_GAME = Game(
-    id="progressive",
-    name="Progressive Pineapple",
-    max_players=3,
-    entry=_PROGRESSIVE,
-    stay_cards=14,
+_PROGRESSIVE_GAME = replace(
+    _PINEAPPLE, id="progressive", name="Progressive Pineapple", entry=_PROGRESSIVE
 )
-_ULTIMATE = Game(
-    id="ultimate",
-    name="Progressive Ultimate",
-    max_players=3,
-    entry=_PROGRESSIVE,
-    stay_cards=None,
-    stay_limit=3,
+_ULTIMATE = replace(
+    _PROGRESSIVE_GAME, id="ultimate", name="Progressive Ultimate", stay_cards=None, stay_limit=3
 )
 
 PRESETS: Mapping[str, Game] = MappingProxyType(
@@ -478,26 +215,17 @@ PRESETS: Mapping[str, Game] = MappingProxyType(
         "pineapple": _PINEAPPLE,
         "progressive": _PROGRESSIVE_GAME,
         "ultimate": _ULTIMATE,
-        "jokers": Game(
-            id="jokers",
-            name="Joker OFC",
-            max_players=3,
-            jokers=2,
-            entry=_PROGRESSIVE,
-            stay_cards=None,
-            stay_limit=3,
-        ),
-        "deuce": Game(
+        "jokers": replace(_ULTIMATE, id="jokers", name="Joker OFC", jokers=2),
+        "deuce": replace(
+            _PINEAPPLE,
             id="deuce",
             name="2-7 Pineapple",
-            max_players=3,
             low_middle=True,
             entry=(
                 EntryOption("kk+", "KK or better on top", 14, top=KINGS),
                 EntryOption("wheel", "7-5-4-3-2 middle", 14, wheel_middle=True),
                 EntryOption("both", "KK or better on top and 7-5-4-3-2 middle", 15, KINGS, True),
             ),
-            stay_cards=14,
         ),
     }
 )

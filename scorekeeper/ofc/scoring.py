@@ -168,7 +168,7 @@ def settle_pair(game: Game, first: PlayerResult, second: PlayerResult) -> PairRe
     >>> pair = settle_pair(game, score_board(game, anna), score_board(game, bram, [anna]))
     >>> pair.rows, pair.scoop, pair.majority, pair.royalties, pair.points
     ((-1, 1, -1), 0, 0, 3, 2)
-    >>> from scorekeeper.ofc.games import SYSTEMS
+    >>> from scorekeeper.ofc.scoring_systems import SYSTEMS
     >>> two_four = replace(game, scoring=SYSTEMS["2-4"])
     >>> pair = settle_pair(two_four, score_board(game, anna), score_board(game, bram, [anna]))
     >>> pair.majority, pair.points

@@ -14,7 +14,10 @@ from scorekeeper.ofc import (
     games,
     jokers,
     problems,
+    royalties,
+    rule_values,
     scoring,
+    scoring_systems,
 )
 
 
@@ -24,6 +27,9 @@ from scorekeeper.ofc import (
         scorekeeper.ofc,
         cards,
         evaluate,
+        rule_values,
+        royalties,
+        scoring_systems,
         games,
         jokers,
         fantasyland,

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from scorekeeper.ofc import DECK, JOKER, PRESETS, FantasylandState, PlayerBoard, score_table
 from scorekeeper.ofc.evaluate import hand_key
-from scorekeeper.ofc.games import ROYALTY_KEYS, STANDARD_ROYALTIES, Scoring
+from scorekeeper.ofc.royalties import ROYALTY_KEYS, STANDARD_ROYALTIES
 from scorekeeper.ofc.scoring import _score_checked
+from scorekeeper.ofc.scoring_systems import Scoring
 
 # A table's own royalties: any entries of any section changed to any allowed amount.
 royalty_changes = st.fixed_dictionaries(

@@ -10,14 +10,9 @@ import pytest
 
 from scorekeeper.ofc import PRESETS, score_table
 from scorekeeper.ofc.contract import run
-from scorekeeper.ofc.games import (
-    STANDARD_ROYALTIES,
-    SYSTEMS,
-    RuleError,
-    Scoring,
-    royalty_table,
-    scoring_system,
-)
+from scorekeeper.ofc.royalties import STANDARD_ROYALTIES, royalty_table
+from scorekeeper.ofc.rule_values import RuleError
+from scorekeeper.ofc.scoring_systems import SYSTEMS, Scoring, scoring_system
 
 from .util import board
 
