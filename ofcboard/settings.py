@@ -134,15 +134,8 @@ elif env_bool("DATABASE_POOL"):
     DATABASES["default"]["OPTIONS"] = {
         "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8"))}
     }
-# Django's own cursors bind on the client and never prepare a statement: this lets the
-# poll's cursor prepare its one on PostgreSQL (scorekeeper/reads/polls.py says why). Off
-# with DATABASE_PREPARED=0, behind a pooler that cannot keep prepared statements.
-POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-if POSTGRESQL and env_bool("DATABASE_PREPARED", default=True):
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 
-# A cache shared by every app node (Redis, e.g. CACHE_URL=redis://cache:6379/0): sessions
-# are read from it instead of the database. Without it each process caches on its own.
+# A cache shared by every app node (Redis, e.g. CACHE_URL=redis://cache:6379/0).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "ofcboard")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

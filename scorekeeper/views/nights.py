@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper.converters import row_id
 from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
 from scorekeeper.models import Night, User
@@ -113,10 +114,7 @@ def _night_context(
 @login_required
 def night_detail(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    for_seat = request.GET.get("for", "")
-    context = _night_context(
-        request.user, night, for_seat=int(for_seat) if for_seat.isdigit() else None
-    )
+    context = _night_context(request.user, night, for_seat=row_id(request.GET.get("for", "")))
     return render(request, "scorekeeper/night.html", context)
 
 

@@ -13,6 +13,7 @@ from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
 from scorekeeper.views.access import AuthenticatedRequest, HtmxHttpRequest, member_night
+from scorekeeper.views.paging import older_than
 
 
 @require_GET
@@ -22,8 +23,8 @@ def night_rounds(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
     for the older ones (``?before=`` a round number) as the list is scrolled."""
     night = member_night(request, night_id)
     seats = list(night.seats.all())
-    before = request.GET.get("before", "")
-    page = recorded_rounds(night, before=int(before) if before.isdigit() else None)
+    before = older_than(request)
+    page = recorded_rounds(night, before=before)
     context = {
         "night": night,
         "rounds": page.rounds,
@@ -31,7 +32,7 @@ def night_rounds(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
         "seats": seats,
         "at_table": night.is_at_table(request.user, seats),
     }
-    if before and request.htmx:
+    if before is not None and request.htmx:
         return render(request, "scorekeeper/rounds.html#round-list", context)
     return render(request, "scorekeeper/rounds.html", context)
 

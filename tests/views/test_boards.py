@@ -362,7 +362,7 @@ def status_of(body: str) -> str:
     return re.sub(r"<[^>]+>", "", body[start : body.index("</p>", start)])
 
 
-def test_the_card_page_polls_its_status_and_nothing_changed_costs_three_queries(
+def test_the_card_page_polls_its_status_and_nothing_changed_costs_two_queries(
     client, login, make_night, django_assert_num_queries
 ):
     night = make_night(game="pineapple")
@@ -371,7 +371,7 @@ def test_the_card_page_polls_its_status_and_nothing_changed_costs_three_queries(
     assert poll.startswith(
         reverse("board_live", args=[night.pk, 1, night.seats.get(name="Anna").pk])
     )
-    with django_assert_num_queries(3):  # session, user, the night; nothing rendered
+    with django_assert_num_queries(2):  # the user, the night; nothing rendered
         response = client.get(poll)
     assert response.status_code == 204
     assert response.content == b""

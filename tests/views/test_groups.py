@@ -305,9 +305,9 @@ def test_the_group_poll_costs_the_same_however_many_nights(
     with django_assert_num_queries(2):
         assert client.get(poll).status_code == 204
     changed = poll.replace("version=", "version=old-")
-    # Rendered: the quick check, then the user, the group, the fingerprint, the running
-    # nights, a page of the finished ones, their players and rounds.
-    with django_assert_num_queries(9):
+    # Rendered: the user, the poll's fingerprint, then the group, its fingerprint again,
+    # the running nights, a page of the finished ones, their players and rounds.
+    with django_assert_num_queries(8):
         body = client.get(changed).content.decode()
     assert body.count('class="row-link night-row"') == played
     assert body.count('data-testid="running-night"') == 1

@@ -125,7 +125,7 @@ def test_the_poll_with_nothing_new_costs_few_queries(
     night = make_night()
     login("Anna")
     night.refresh_from_db()
-    # The session, then the night's version with the membership and the login's check.
+    # The user, then the night's version through the membership (the session is cached).
     with django_assert_num_queries(2):
         client.get(reverse("night_live", args=[night.pk]), {"version": night.version, "round": 1})
 

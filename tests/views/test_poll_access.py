@@ -144,7 +144,7 @@ def test_a_login_that_ended_elsewhere_is_sent_to_log_in(client, login, night, wh
     assert sent_to_log_in(poll(client, which, night))
 
 
-@pytest.mark.parametrize("which", ["night", "card", "screen"])
+@pytest.mark.parametrize("which", ["night", "screen"])
 def test_an_ended_night_tells_the_phones_to_stop_polling(client, login, night, which):
     end_night(night=night, by=night.started_by)
     login("Anna")
