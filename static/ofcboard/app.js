@@ -62,17 +62,25 @@
     note.textContent = text;
   }
 
+  // queue.js keeps this save on the phone, sends it again and says so beside the form.
+  function queued(event) {
+    const posting = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
+    const form = event.detail.elt.closest("form[data-queue-form]");
+    return posting && form && document.querySelector("[data-queue-active]");
+  }
+
   document.addEventListener("htmx:sendError", (event) => {
     const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
-    // queue.js keeps this save on the phone and says so beside the form.
-    const kept = event.detail.elt.closest("form[data-queue-form]");
-    if (!polling && kept && document.querySelector("[data-queue-active]")) return;
+    if (queued(event)) return;
     showProblem(event.detail.elt, polling
       ? word("textRetrying", "No connection to the table's server. Retrying…")
       : word("textNoConnection", "Not saved: no connection. Check the Wi-Fi and tap Save again."));
   });
   document.addEventListener("htmx:responseError", (event) => {
-    const outOfDate = event.detail.xhr && event.detail.xhr.status === 403;
+    const status = event.detail.xhr && event.detail.xhr.status;
+    // The server could not take it now (queue.js sends it again); a 4xx says no in words.
+    if ([502, 503, 504].includes(status) && queued(event)) return;
+    const outOfDate = status === 403;
     showProblem(event.detail.elt, outOfDate
       ? word("textOutOfDate", "Not saved: this page is out of date (a new login?). Reload the page and save again.")
       : word("textServerProblem", "Not saved: the server had a problem. Tap Save again."));

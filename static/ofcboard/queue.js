@@ -4,18 +4,36 @@
 // the same for every retry of it, so the server records it once however often it
 // arrives. A save that cannot reach the server is kept in localStorage (it survives a
 // reload, a closed tab, a locked phone) and sent again on the browser's `online` event,
-// after any poll that reaches the server, and when the page opens. The server answers a
-// queued send in data (scorekeeper/views/offline.py): saved, or refused with a reason,
-// which is shown and the save dropped. Without this file the forms post as they always did.
+// after any poll that reaches the server, and when the page opens. So is a save the
+// server could not take now (502, 503, 504) or did not answer in time: that one is sent
+// again by itself after a short wait. The server answers a queued send in data
+// (scorekeeper/views/offline.py): saved, or refused with a reason, which is shown and
+// the save dropped. Without this file the forms post as they always did.
 (function () {
   "use strict";
 
   const STORE = "ofcboard.queue";
+  // A save not answered within this is taken for lost and sent again. It is a few hundred
+  // bytes that the server answers in milliseconds; on a table's Wi-Fi that drops packets,
+  // TCP sends a lost one again after 1, 2 and 4 s, so 10 s outlasts three losses in a row
+  // (and the server cuts a body that is slower than that). Past it the answer is not
+  // coming (the phone changed access point, the connection died without a word), and a
+  // Save that does nothing for minutes looks like a saved total. Sending again is safe:
+  // the key makes the server record it once, also when the first one did arrive.
+  const ANSWER_WITHIN_MS = 10000;
+  // The server, or the proxy before it, cannot take the save now; nobody refused it.
+  const NOT_NOW = [502, 503, 504];
+  // Sent again after the server's Retry-After, else after 1, 2, 4... seconds; never
+  // later than this, so a kept save does not sit for minutes while the table plays on.
+  const LONGEST_WAIT_S = 30;
   const list = document.querySelector("[data-queue]");
   if (!list || !window.localStorage) return;
   const user = list.dataset.user;
   const notices = []; // answers to show until dismissed: {text, bad}
   let flushing = false;
+  let notBefore = 0; // Date.now() before which nothing is sent: the server asked to wait
+  let waits = 0; // "not now" answers in a row, for the back-off
+  let retry = null;
 
   function say(name, values) {
     const text = list.dataset["text" + name[0].toUpperCase() + name.slice(1)] || "";
@@ -44,8 +62,10 @@
     return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
   }
 
-  function fieldsOf(form) {
-    return Array.from(new FormData(form)).filter(([name]) => name !== "csrfmiddlewaretoken");
+  // A form's fields, or those a request carried (htmx's FormData).
+  function fieldsOf(source) {
+    const data = source instanceof FormData ? source : new FormData(source);
+    return Array.from(data).filter(([name]) => name !== "csrfmiddlewaretoken");
   }
 
   // The same values keep their key (a double tap, a retry); changed values are a new save.
@@ -72,9 +92,11 @@
     return item.for ? say("for", { what: value, name: item.for }) : value;
   }
 
-  function itemOf(form) {
-    keyFor(form);
-    const fields = fieldsOf(form);
+  // `sent`: the fields a request carried (htmx's FormData), when they may no longer be
+  // what the form shows (a new value typed while the answer was awaited).
+  function itemOf(form, sent) {
+    if (!sent) keyFor(form);
+    const fields = fieldsOf(sent || form);
     const get = (name) => (fields.find(([field]) => field === name) || [])[1] || "";
     return {
       key: get("key"),
@@ -91,11 +113,20 @@
   }
 
   // A newer save for the same seat and round replaces the one kept before it.
-  function keep(item) {
+  // `why` it waits: "wifi" (no connection) or "server" (not taken, or no answer, yet).
+  function keep(item, why) {
     const items = load().filter((other) => !sameSlot(item, other));
-    items.push(item);
+    items.push(Object.assign(item, { why }));
     store(items);
     render();
+  }
+
+  function waitsFor(item, why) {
+    const items = load();
+    const kept = items.find((other) => other.key === item.key);
+    if (!kept || kept.why === why) return;
+    kept.why = why;
+    store(items);
   }
 
   function drop(item) {
@@ -113,7 +144,8 @@
       const line = document.createElement("p");
       line.className = "queued-line";
       line.dataset.testid = "queued";
-      line.textContent = say("waiting", { what: what(item), round: item.round });
+      const words = item.why === "server" ? "waitingServer" : "waiting";
+      line.textContent = say(words, { what: what(item), round: item.round });
       list.append(line);
     }
     notices.forEach((notice, index) => {
@@ -143,18 +175,53 @@
     }
   }
 
-  // "offline": try again later; "kept": the server could not take it yet; else the answer.
+  // Seconds the server asked the phone to wait (Retry-After: seconds or a date), or null.
+  function retryAfter(value) {
+    if (!value) return null;
+    const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+    return Number.isFinite(seconds) ? seconds : null;
+  }
+
+  // A bounded back-off: at least what the server asked, at least 1, 2, 4... seconds as
+  // "not now" answers follow each other, at most LONGEST_WAIT_S.
+  function tryAgainLater(asked) {
+    waits += 1;
+    const seconds = Math.min(Math.max(asked || 0, 2 ** (waits - 1), 1), LONGEST_WAIT_S);
+    // Up to half a second more, so that phones turned away together do not return together.
+    const delay = seconds * 1000 + Math.random() * 500;
+    notBefore = Date.now() + delay;
+    clearTimeout(retry);
+    retry = setTimeout(() => {
+      notBefore = 0;
+      flush();
+    }, delay);
+  }
+
+  // "offline": sent again when the Wi-Fi is back; "later": the server could not take it
+  // now, or no answer came in time (sent again after `wait` s or the back-off); "kept":
+  // the server could not take it yet for another reason; else the answer.
   async function send(item) {
-    let response;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), ANSWER_WITHIN_MS);
     try {
-      response = await fetch(item.url, {
-        method: "POST",
-        body: new URLSearchParams(item.fields),
-        credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-      });
+      return await answerTo(item, abort.signal);
     } catch (error) {
-      return { state: "offline" };
+      return { state: abort.signal.aborted ? "later" : "offline" };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function answerTo(item, signal) {
+    const response = await fetch(item.url, {
+      method: "POST",
+      body: new URLSearchParams(item.fields),
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+      signal,
+    });
+    if (NOT_NOW.includes(response.status)) {
+      return { state: "later", wait: retryAfter(response.headers.get("Retry-After")) };
     }
     const isJson = (response.headers.get("Content-Type") || "").startsWith("application/json");
     if (response.status === 403) return { state: "kept", text: say("outdated", {}) };
@@ -163,7 +230,10 @@
       // A login page (the session ended) or a server error: keep it for the next try.
       return { state: "kept", text: response.redirected ? say("login", {}) : "" };
     }
-    const answer = await response.json().catch(() => ({}));
+    const answer = await response.json().catch((error) => {
+      if (signal.aborted) throw error; // the answer stopped coming: send it again
+      return {};
+    });
     if (answer.saved) return { state: "saved" };
     if (response.status === 409 || response.status === 400) {
       return { state: "refused", reason: answer.message || "" };
@@ -196,13 +266,24 @@
   }
 
   async function flush() {
-    if (flushing) return;
+    if (flushing || Date.now() < notBefore) return;
     flushing = true;
     try {
       for (const item of load().filter((other) => other.user === user)) {
         const outcome = await send(item);
-        if (outcome.state === "offline") break;
+        if (outcome.state === "offline") {
+          waitsFor(item, "wifi");
+          break;
+        }
+        if (outcome.state === "later") {
+          // The next ones would be turned away too; all wait, in their order.
+          waitsFor(item, "server");
+          tryAgainLater(outcome.wait);
+          break;
+        }
+        waits = 0;
         if (outcome.state === "kept") {
+          waitsFor(item, "server");
           if (outcome.text && !notices.some((notice) => notice.text === outcome.text)) {
             notices.push({ text: outcome.text, bad: true });
           }
@@ -244,11 +325,29 @@
     true
   );
 
-  // The night page's total: htmx posts it; one that cannot reach the server is kept.
-  document.addEventListener("htmx:sendError", (event) => {
+  // The night page's total: htmx posts it, and waits ANSWER_WITHIN_MS for the answer.
+  // One that cannot reach the server, that the server cannot take now, or that is not
+  // answered in time is kept, as it was sent (its key, its values).
+  function keptSave(event, why) {
     const config = event.detail.requestConfig;
     const form = event.detail.elt && event.detail.elt.closest("form[data-queue-form]");
-    if (form && config && config.verb === "post") keep(itemOf(form));
+    if (!form || !config || config.verb !== "post") return false;
+    keep(itemOf(form, config.formData), why);
+    return true;
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest("form[data-queue-form]");
+    if (form && event.detail.verb === "post") event.detail.timeout = ANSWER_WITHIN_MS;
+  });
+  document.addEventListener("htmx:sendError", (event) => keptSave(event, "wifi"));
+  document.addEventListener("htmx:timeout", (event) => {
+    if (keptSave(event, "server")) tryAgainLater(null);
+  });
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    if (!xhr || !NOT_NOW.includes(xhr.status) || !keptSave(event, "server")) return;
+    tryAgainLater(retryAfter(xhr.getResponseHeader("Retry-After")));
   });
 
   // The card page posts without htmx: send it here, so a dead Wi-Fi keeps the board.
@@ -267,8 +366,9 @@
       // back with its errors and the deck as the table has it (nothing was saved).
       form.submit();
     } else {
-      keep(item);
+      keep(item, outcome.state === "offline" ? "wifi" : "server");
       if (outcome.text) notices.push({ text: outcome.text, bad: true });
+      if (outcome.state === "later") tryAgainLater(outcome.wait);
       render();
     }
   });
