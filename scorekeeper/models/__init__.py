@@ -5,7 +5,13 @@ One module per subject; everything is importable from here, as Django expects.
 """
 
 from scorekeeper.models.accounts import User, UserManager
-from scorekeeper.models.groups import Group, GroupQuerySet, Membership, new_invite_token
+from scorekeeper.models.groups import (
+    Group,
+    GroupQuerySet,
+    Membership,
+    MembershipQuerySet,
+    new_invite_token,
+)
 from scorekeeper.models.nights import (
     MAX_POINTS,
     Board,
@@ -28,6 +34,7 @@ __all__ = [
     "Group",
     "GroupQuerySet",
     "Membership",
+    "MembershipQuerySet",
     "Night",
     "NightQuerySet",
     "Payment",

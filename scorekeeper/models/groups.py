@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -15,6 +15,24 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
     from scorekeeper.models.accounts import User
+
+
+class MembershipQuerySet(models.QuerySet):
+    """Who belongs to a group. "A current member" is written here and nowhere else."""
+
+    @staticmethod
+    def current_through(path: str) -> Q:
+        """The rule as a condition on the membership that ``path`` leads to
+        (``"memberships__"`` from a group), for a query that joins memberships."""
+        return Q(**{f"{path}left_at__isnull": True})
+
+    def current(self) -> Self:
+        """Memberships of people in their group now (not left)."""
+        return self.filter(self.current_through(""))
+
+    def former(self) -> Self:
+        """Memberships of people who left their group (their results stay)."""
+        return self.exclude(self.current_through(""))
 
 
 def new_invite_token() -> str:
@@ -34,9 +52,11 @@ class MemberQuerySet(models.QuerySet):
         poll runs it)."""
         if not user.is_authenticated:
             return self.none()
-        memberships = f"{self.group_path}memberships"
+        memberships = f"{self.group_path}memberships__"
+        # One filter() call, so the user and the rule land on the same join.
         return self.filter(
-            **{f"{memberships}__user": user, f"{memberships}__left_at__isnull": True}
+            Q(**{f"{memberships}user": user}),
+            MembershipQuerySet.current_through(memberships),
         )
 
 
@@ -88,10 +108,10 @@ class Group(models.Model):
 
     def current_memberships(self) -> "models.QuerySet[Membership]":
         """Who belongs to the group now, oldest first, with their accounts."""
-        return self.memberships.filter(left_at=None).select_related("user")
+        return self.memberships.current().select_related("user")
 
     def has_member(self, user: "User") -> bool:
-        return self.memberships.filter(user=user, left_at=None).exists()
+        return self.memberships.current().filter(user=user).exists()
 
     def nights_version(self) -> str:
         """The fingerprint of the group's nights (see :func:`nights_version`), read
@@ -116,6 +136,8 @@ class Membership(models.Model):
     # A member who leaves keeps their row so their past results stay in the history.
     left_at = models.DateTimeField(null=True, blank=True)
 
+    objects = MembershipQuerySet.as_manager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_person"),
@@ -124,3 +146,8 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.group}"
+
+    @property
+    def is_current(self) -> bool:
+        """In the group now, as :meth:`MembershipQuerySet.current` says of the row."""
+        return self.left_at is None

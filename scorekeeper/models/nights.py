@@ -10,7 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorekeeper.models.groups import Group, MemberQuerySet
+from scorekeeper.models.groups import Group, MemberQuerySet, Membership
 from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
 
 if TYPE_CHECKING:
@@ -98,6 +98,11 @@ class Night(models.Model):
             return True
         seats = list(self.seats.all()) if seats is None else seats
         return any(seat.user_id == user.pk and seat.last_round is None for seat in seats)
+
+    def has_member(self, user: "User") -> bool:
+        """Whether ``user`` belongs to the night's group now: who may follow the night
+        and mark its payments (one query; the group itself is not loaded)."""
+        return Membership.objects.current().filter(group_id=self.group_id, user=user).exists()
 
     def open_round(self) -> "Round | None":
         """The round being played, with its dealer (and who reopened it, if anyone),

@@ -17,9 +17,7 @@ def current_members(group: Group) -> list[Membership]:
 def member_sentence(group: Group) -> str:
     """ "Anna, Bram and 3 others play here." for the join page."""
     names = list(
-        group.memberships.filter(left_at=None)
-        .order_by("joined_at")
-        .values_list("user__name", flat=True)
+        group.memberships.current().order_by("joined_at").values_list("user__name", flat=True)
     )
     if not names:
         return ""

@@ -163,7 +163,7 @@ def group_table(group: Group) -> list[TableRow]:
     """
     seats = list(_finished_seats(group))
     cents = _money_by_seat(seats)
-    left = set(group.memberships.filter(left_at__isnull=False).values_list("user_id", flat=True))
+    left = set(group.memberships.former().values_list("user_id", flat=True))
     rows: dict[object, TableRow] = {}
     for seat in seats:
         key = seat.user_id or f"guest:{seat.name.lower()}"
@@ -289,7 +289,7 @@ def member_records(group: Group) -> list[MemberRecord]:
     have a line of zeros.
     """
     memberships = group.memberships.select_related("user")
-    records = {m.user_id: MemberRecord(m.user, left=m.left_at is not None) for m in memberships}
+    records = {m.user_id: MemberRecord(m.user, left=not m.is_current) for m in memberships}
     seats = list(_finished_seats(group))
     cents = _money_by_seat(seats)
     best: dict[int, int] = defaultdict(int)

@@ -127,7 +127,7 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
         outstanding[part["seat"]] += part["cents"]
         last_tab = max(last_tab, part["payment"])
 
-    left = set(group.memberships.filter(left_at__isnull=False).values_list("user_id", flat=True))
+    left = set(group.memberships.former().values_list("user_id", flat=True))
     people: dict[str, Person] = {}
     balances: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     lines = []

@@ -144,7 +144,7 @@ class PlayerRecord:
 def player_record(group: Group, user: User) -> PlayerRecord:
     """``user``'s record in ``group``'s finished nights (three queries)."""
     history = player_history(group, user)
-    left = group.memberships.filter(user=user, left_at__isnull=False).exists()
+    left = group.memberships.former().filter(user=user).exists()
     oldest_first = history.nights[::-1]
     stakes: dict[Stake, StakeLine] = {}
     for line in oldest_first:

@@ -68,7 +68,7 @@ def join_group(*, group: Group, user: User) -> Membership:
     membership, created = Membership.objects.select_for_update().get_or_create(
         group=group, user=user
     )
-    if not created and membership.left_at is not None:
+    if not created and not membership.is_current:
         membership.left_at = None
         membership.joined_at = timezone.now()
         membership.save(update_fields=["left_at", "joined_at"])
@@ -86,9 +86,7 @@ def leave_group(*, group: Group, user: User) -> None:
         raise Refused(
             _("You are seated at tonight's table. Leave the table (or end the night) first.")
         )
-    Membership.objects.filter(group=group, user=user, left_at__isnull=True).update(
-        left_at=timezone.now()
-    )
+    group.memberships.current().filter(user=user).update(left_at=timezone.now())
 
 
 @transaction.atomic
