@@ -16,8 +16,8 @@ ANNA_CARDS = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
 
 
 class Saves:
-    """The phone's POSTs of saves, answered by `answer` (the request's number from 1,
-    the route) until it returns False; then they go to the server as they are."""
+    """The phone's POSTs of saves, each first offered to `answer(number, route)` (the
+    number counts from 1); one it leaves (returns False) goes to the server as it is."""
 
     def __init__(self, page, url, answer):
         self.sent: list[tuple[float, str]] = []  # (when, the save's key)
