@@ -15,11 +15,13 @@ How a board's total is decided (the rule for mixed rounds):
   totals do not add up ("from the cards, Anna's royalties are 17").
 - Fantasyland of a seat with cards always comes from the cards.
 
-Every write locks the night (through :func:`entry_slot`), like the totals path.
+Every write goes through the night's door (:func:`.locks.night_change`) and finds
+where it goes, or the earlier try it repeats, as the totals path does
+(:func:`.entry_keys.slot_or_earlier_save`).
 """
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -43,15 +45,10 @@ from scorekeeper.ofc import (
     score_board,
     score_table,
 )
-from scorekeeper.services.entry_keys import KEY_USED, replayed_entry, save_entry
+from scorekeeper.services.entry_keys import KEY_USED, save_entry, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import bump_version, lock_night
-from scorekeeper.services.rounds import (
-    check_points,
-    close_round_if_complete,
-    entry_slot,
-    recorded_entry,
-)
+from scorekeeper.services.locks import night_change
+from scorekeeper.services.rounds import check_points, close_round_if_complete
 from scorekeeper.terms import game_name, row_name
 
 
@@ -152,21 +149,13 @@ def refusal(game: Game, error: OFCError) -> str:
     return " ".join(sentence[:1].upper() + sentence[1:] + "." for sentence in sentences)
 
 
-def _counted_board(
-    night: Night, number: int, seat: Seat, board: Board, entered_by: User
-) -> BoardSaved | None:
+def _same_cards(board: Board) -> Callable[[Entry], bool]:
+    """Whether an entry holds the cards of ``board`` (none do when it is not cards)."""
     try:
         cards = parse_board(board)
     except OFCError:
-        return None
-    entry = recorded_entry(night, number, seat)
-    if entry is None or entry.board != cards:
-        return None
-    # Answered "saved" only to someone who may set this seat's cards.
-    refusal_ = seat.entry_refusal(entered_by, night.playing_seats(number), entry)
-    if refusal_:
-        raise Refused(refusal_)
-    return _already_saved(night, seat, entry)
+        return lambda entry: False
+    return lambda entry: entry.board == cards
 
 
 def _already_saved(night: Night, seat: Seat, entry: Entry) -> BoardSaved:
@@ -197,56 +186,51 @@ def record_board(
     if points is not None:
         check_points(points)
     _check_complete(board)
-    if key:
-        night = lock_night(night)
-        replayed = replayed_entry(
-            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+    with night_change(night, by=entered_by, may=None) as night:
+        slot = slot_or_earlier_save(
+            night=night,
+            round_number=round_number,
+            seat=seat,
+            entered_by=entered_by,
+            key=key,
+            repeats=_same_cards(board),
         )
-        if replayed is not None:
-            return _already_saved(night, seat, replayed)
-    try:
-        slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
-    except Refused:
-        # A retry whose first try went through: the same cards are already counted.
-        saved = _counted_board(night, round_number, seat, board, entered_by)
-        if saved is None:
-            raise
-        return saved
-    round_, game = slot.round, slot.game
-    fantasyland = round_.fantasyland_seats
-    others = list(
-        round_.entries.filter(board__isnull=False)
-        .exclude(seat=seat)
-        .select_related("seat")
-        .order_by("seat__position")
-    )
-    try:
-        cards = parse_board(board)
-        mine = player_board(seat.name, cards, fantasyland.get(seat.pk))
-        result = score_board(game, mine, round_.player_boards(others))
-    except OFCError as error:
-        raise Refused(refusal(game, error)) from error
-    made, stayed = _claim(game, fantasyland.get(seat.pk), result)
-    entry = save_entry(
-        round_=round_,
-        seat=seat,
-        key=key,
-        values={
-            "board": cards,
-            "points": points or 0,
-            "awaiting_total": points is None,
-            "fantasyland_made": made,
-            "fantasyland_stayed": stayed,
-            "entered_by": entered_by,
-            "updated_at": timezone.now(),
-        },
-    )
-    if len(others) + 1 == len(slot.playing):
-        _count_the_table(round_, game, fantasyland)
-        entry.refresh_from_db()
-    recorded = close_round_if_complete(slot.night, round_, slot.playing, game)
-    bump_version(slot.night)
-    return BoardSaved(entry, result, round_recorded=recorded)
+        if isinstance(slot, Entry):  # an earlier try of this save went through
+            return _already_saved(night, seat, slot)
+        round_, game = slot.round, slot.game
+        fantasyland = round_.fantasyland_seats
+        others = list(
+            round_.entries.filter(board__isnull=False)
+            .exclude(seat=seat)
+            .select_related("seat")
+            .order_by("seat__position")
+        )
+        try:
+            cards = parse_board(board)
+            mine = player_board(seat.name, cards, fantasyland.get(seat.pk))
+            result = score_board(game, mine, round_.player_boards(others))
+        except OFCError as error:
+            raise Refused(refusal(game, error)) from error
+        made, stayed = _claim(game, fantasyland.get(seat.pk), result)
+        entry = save_entry(
+            slot,
+            seat=seat,
+            key=key,
+            values={
+                "board": cards,
+                "points": points or 0,
+                "awaiting_total": points is None,
+                "fantasyland_made": made,
+                "fantasyland_stayed": stayed,
+                "entered_by": entered_by,
+                "updated_at": timezone.now(),
+            },
+        )
+        if len(others) + 1 == len(slot.playing):
+            _count_the_table(round_, game, fantasyland)
+            entry.refresh_from_db()
+        recorded = close_round_if_complete(night, round_, slot.playing, game)
+        return BoardSaved(entry, result, round_recorded=recorded)
 
 
 def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, FantasylandState]) -> None:

@@ -1,11 +1,17 @@
-"""The key a phone makes for each intended save (``Entry.client_key``): a save sent
-again (kept offline, retried, tapped twice) is written once, never lands anywhere
-else, and never writes an older value over a newer one."""
+"""Where a seat's save goes, and the key a phone makes for each intended save
+(``Entry.client_key``): a save sent again (kept offline, retried, tapped twice) is
+written once, never lands anywhere else, and never writes an older value over a
+newer one. Totals (:mod:`.rounds`) and boards (:mod:`.boards`) both go through
+:func:`slot_or_earlier_save`."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.models import Entry, Night, Round, Seat, User
+from scorekeeper.ofc import Game
 from scorekeeper.services.errors import Refused
 
 # The longest key a phone makes for one save (see Entry.client_key).
@@ -15,7 +21,91 @@ KEY_USED = gettext_lazy(
 )
 
 
-def replayed_entry(
+@dataclass(frozen=True)
+class EntrySlot:
+    """Where one seat's entry for the open round goes, the night locked."""
+
+    round: Round
+    playing: list[Seat]
+    game: Game
+    existing: Entry | None
+
+
+def slot_or_earlier_save(
+    *,
+    night: Night,
+    round_number: int,
+    seat: Seat,
+    entered_by: User,
+    key: str,
+    repeats: Callable[[Entry], bool],
+) -> EntrySlot | Entry:
+    """Where this save goes, or the entry an earlier try of the same save wrote.
+
+    An earlier try is known by the phone's ``key``, or, for a round that has gone
+    through since, by an entry of that round for which ``repeats`` is true (the same
+    total, the same cards): a try whose answer was lost on the Wi-Fi. Either is only
+    answered to someone who may enter for the seat. Call with the night locked
+    (:func:`~scorekeeper.services.locks.night_change`); raises :class:`Refused` in
+    words for the table.
+    """
+    if key:
+        replayed = _replayed_entry(
+            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+        )
+        if replayed is not None:
+            return replayed
+    try:
+        return _entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+    except Refused:
+        earlier = _recorded_entry(night, round_number, seat)
+        if earlier is None or not repeats(earlier):
+            raise
+        _check_may_retry(night, round_number, seat, entered_by, earlier)
+        return earlier
+
+
+def _entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User) -> EntrySlot:
+    """Check that ``entered_by`` may enter for ``seat`` in round ``round_number``, the
+    open round of ``night``, locked by the caller. Raises :class:`Refused` in words."""
+    if night.is_over:
+        raise Refused(gettext("This night is over; no more rounds."))
+    round_ = night.open_round()
+    if round_ is None or round_.number != round_number:
+        if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
+            raise Refused(
+                gettext(
+                    "Round %(number)d has already gone through. Check the standings; "
+                    "fix a round from its history if needed."
+                )
+                % {"number": round_number}
+            )
+        raise Refused(
+            gettext(
+                "Round %(number)d is not open any more: the table is on round "
+                "%(now)s now. Check your total there."
+            )
+            % {"number": round_number, "now": round_.number if round_ else "?"}
+        )
+    playing = night.playing_seats(round_.number)
+    if seat.night_id != night.pk or seat not in playing:
+        raise Refused(gettext("%(name)s is not playing this round.") % {"name": seat.name})
+    existing = Entry.objects.filter(round=round_, seat=seat).first()
+    refusal = seat.entry_refusal(entered_by, playing, existing)
+    if refusal:
+        raise Refused(refusal)
+    return EntrySlot(round_, playing, night.game_rules, existing)
+
+
+def _recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
+    """The seat's entry in round `number` if that round went through: what a retry whose
+    first try succeeded (the answer lost on the Wi-Fi) is compared with."""
+    return Entry.objects.filter(
+        round__night=night, round__number=number, round__recorded_at__isnull=False, seat=seat
+    ).first()
+
+
+def _replayed_entry(
     *, night: Night, round_number: int, seat: Seat, key: str, entered_by: User
 ) -> Entry | None:
     """The entry an earlier try with this phone's `key` saved, or None when the key is new.
@@ -32,7 +122,7 @@ def replayed_entry(
         return None
     if entry.seat_id != seat.pk or entry.round.number != round_number:
         raise Refused(KEY_USED)
-    check_may_retry(night, round_number, seat, entered_by, entry)
+    _check_may_retry(night, round_number, seat, entered_by, entry)
     return entry
 
 
@@ -56,7 +146,7 @@ def _check_not_overtaken(night: Night, round_number: int, seat: Seat, key: str) 
     )
 
 
-def check_may_retry(
+def _check_may_retry(
     night: Night, round_number: int, seat: Seat, entered_by: User, entry: Entry
 ) -> None:
     """A retry is answered "saved" only to someone who may enter this seat's total."""
@@ -65,15 +155,15 @@ def check_may_retry(
         raise Refused(refusal)
 
 
-def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
-    """Write the seat's entry with the phone's key; a key another night's entry holds
-    (the only write the night's lock cannot order) is refused in words."""
-    earlier = Entry.objects.filter(round=round_, seat=seat).first()
+def save_entry(slot: EntrySlot, *, seat: Seat, key: str, values: dict) -> Entry:
+    """Write the seat's entry in ``slot`` with the phone's key; a key another night's
+    entry holds (the only write the night's lock cannot order) is refused in words."""
+    earlier = slot.existing
     earlier_keys = earlier.with_key(key) if earlier is not None else []
     try:
         with transaction.atomic():
             entry, _created = Entry.objects.update_or_create(
-                round=round_,
+                round=slot.round,
                 seat=seat,
                 defaults={**values, "client_key": key, "earlier_keys": earlier_keys},
             )
@@ -85,6 +175,8 @@ def save_entry(*, round_: Round, seat: Seat, key: str, values: dict) -> Entry:
 
 
 def save_key(entry: Entry, key: str) -> None:
+    """``key`` on an entry saved as it was (the same value from another page), so that
+    this save's retries find it too."""
     try:
         with transaction.atomic():
             entry.earlier_keys = entry.with_key(key)

@@ -1,4 +1,4 @@
-"""The locks every write takes, and the version bump that tells the phones.
+"""The locks every write takes, and the one door every change to a night goes through.
 
 Each write to a night locks the night's row first (SQLite: the transaction is
 ``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT ... FOR UPDATE``), so phones that save
@@ -7,11 +7,34 @@ round goes through once. Writes that change who belongs where (starting a
 night, leaving a group, seating a member) lock the group the same way.
 """
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection
 from django.db.models import F
+from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, User
 from scorekeeper.services.errors import Refused
+
+# Who may make a change: the refusal in words for ``user`` at the locked night, or "".
+Rule = Callable[[Night, User], str]
+
+
+def at_table(night: Night, user: User) -> str:
+    """Rounds, seats, the night's rules, its end, its screen link: :meth:`Night.is_at_table`."""
+    if night.is_at_table(user):
+        return ""
+    return _("Only the players at this table can change the night.")
+
+
+def in_group(night: Night, user: User) -> str:
+    """Payments: any member of the night's group now (:meth:`Night.has_member`)."""
+    if night.has_member(user):
+        return ""
+    return _("%(name)s is not in this group.") % {"name": user.name}
 
 
 def lock_group(group_id: int) -> None:
@@ -19,20 +42,44 @@ def lock_group(group_id: int) -> None:
     Group.objects.select_for_update().filter(pk=group_id).first()
 
 
-def lock_night(night: Night) -> Night:
-    """The night read again with its row locked until the transaction ends."""
-    return Night.objects.select_for_update().get(pk=night.pk)
+class _Writes:
+    """Watches the statements of a block for any that change a row."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
+        # Savepoints and reads pass; an INSERT, UPDATE or DELETE of any table counts.
+        if not self.seen and sql.lstrip()[:6].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            self.seen = True
+        return execute(sql, params, many, context)
 
 
-def lock_for_table_change(night: Night, by: User) -> Night:
-    """Lock the night for a change to the table itself (rounds, seats, its end), which
-    only someone at the table, or whoever started the night, may make."""
-    night = lock_night(night)
-    if not night.is_at_table(by):
-        raise Refused(_("Only the players at this table can change the night."))
-    return night
+@contextmanager
+def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]:
+    """The one door for a change to ``night``: yields the night read again with its row
+    locked until the transaction ends, once ``may`` lets ``by`` make the change
+    (:class:`Refused` in words otherwise).
 
+    On the way out the night's version goes up by one, so every phone's next poll gets
+    the page again, when the block wrote anything to the database, and only if it
+    ended without an exception (a refusal raised inside saves nothing and bumps
+    nothing). Nobody has to remember the bump: a block that only read, or answered a
+    save sent again "already saved", leaves the version as it was.
 
-def bump_version(night: Night) -> None:
-    """Something changed: the phones' next poll gets the page again."""
-    Night.objects.filter(pk=night.pk).update(version=F("version") + 1)
+    ``may=None`` is for entries, whose rule (:meth:`Seat.entry_refusal`) is about the
+    seat and the round: :func:`~scorekeeper.services.entry_keys.slot_or_earlier_save`
+    checks it inside, before anything is written. Call inside ``transaction.atomic``.
+    """
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("A night is changed inside transaction.atomic.")
+    locked = Night.objects.select_for_update().get(pk=night.pk)
+    refusal = may(locked, by) if may is not None else ""
+    if refusal:
+        raise Refused(refusal)
+    writes = _Writes()
+    with connection.execute_wrapper(writes):
+        yield locked
+    if writes.seen:
+        Night.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+        locked.version += 1  # the row is locked: this is the stored value

@@ -15,7 +15,7 @@ from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart, checked_table_rules
-from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
+from scorekeeper.services.locks import at_table, lock_group, night_change
 from scorekeeper.terms import game_name
 
 
@@ -74,7 +74,7 @@ def start_night(
         raise Refused(_("Pick who deals first among the players."))
     if point_cents < 0:
         raise Refused(_("The point value cannot be negative."))
-    member_ids = set(group.memberships.filter(left_at=None).values_list("user_id", flat=True))
+    member_ids = set(group.memberships.current().values_list("user_id", flat=True))
     names: list[str] = []
     for request in seats:
         if request.user is not None:
@@ -137,46 +137,44 @@ def _check_house_rules(rules: dict) -> None:
 def change_night_rules(*, night: Night, by: User, table_rules: dict) -> Night:
     """This night's own royalties and scoring, for this night only; refused once its
     first round is recorded, so every round of a night is counted by the same rules."""
-    night = lock_for_table_change(night, by)
-    if night.is_over:
-        raise Refused(_("This night is over; its rules stay as they were played."))
-    if night.rounds.filter(recorded_at__isnull=False).exists():
-        raise Refused(_("This night's rules are fixed: its first round is recorded."))
-    checked_table_rules(table_rules)
-    switches = {name: value for name, value in night.rules.items() if name not in TABLE_RULES}
-    night.rules = {**switches, **table_rules}
-    night.save(update_fields=["rules"])
-    bump_version(night)
-    return night
+    with night_change(night, by=by, may=at_table) as night:
+        if night.is_over:
+            raise Refused(_("This night is over; its rules stay as they were played."))
+        if night.rounds.filter(recorded_at__isnull=False).exists():
+            raise Refused(_("This night's rules are fixed: its first round is recorded."))
+        checked_table_rules(table_rules)
+        switches = {name: value for name, value in night.rules.items() if name not in TABLE_RULES}
+        night.rules = {**switches, **table_rules}
+        night.save(update_fields=["rules"])
+        return night
 
 
 @transaction.atomic
 def end_night(*, night: Night, by: User) -> Night:
     """No more rounds. A round that has not gone through is dropped with its entries."""
-    night = lock_for_table_change(night, by)
-    if night.is_over:
+    with night_change(night, by=by, may=at_table) as night:
+        if night.is_over:
+            return night
+        night.rounds.filter(recorded_at__isnull=True).delete()
+        night.ended_at = timezone.now()
+        night.save(update_fields=["ended_at"])
         return night
-    night.rounds.filter(recorded_at__isnull=True).delete()
-    night.ended_at = timezone.now()
-    night.save(update_fields=["ended_at"])
-    bump_version(night)
-    return night
 
 
 @transaction.atomic
 def share_screen(*, night: Night, by: User) -> Night:
     """A read-only link to the night's big screen; sharing twice keeps the same link."""
-    night = lock_for_table_change(night, by)
-    if night.screen_token is None:
-        night.screen_token = new_invite_token()
-        night.save(update_fields=["screen_token"])
-    return night
+    with night_change(night, by=by, may=at_table) as night:
+        if night.screen_token is None:
+            night.screen_token = new_invite_token()
+            night.save(update_fields=["screen_token"])
+        return night
 
 
 @transaction.atomic
 def stop_sharing_screen(*, night: Night, by: User) -> Night:
     """The read-only link stops working at once."""
-    night = lock_for_table_change(night, by)
-    night.screen_token = None
-    night.save(update_fields=["screen_token"])
-    return night
+    with night_change(night, by=by, may=at_table) as night:
+        night.screen_token = None
+        night.save(update_fields=["screen_token"])
+        return night

@@ -5,6 +5,8 @@ Every write locks the group first, then the night if there is one: a night's own
 marks and the group's tab change the same amounts, so they queue behind each other.
 """
 
+from contextlib import nullcontext
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -13,7 +15,7 @@ from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.owed import finished_nights, folded_nights, owed_in
 from scorekeeper.reads.results import settlement_payments
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import lock_group, lock_night
+from scorekeeper.services.locks import in_group, lock_group, night_change
 
 
 @transaction.atomic
@@ -24,33 +26,35 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     once the night is over: before that the amounts can still change.
     """
     lock_group(night.group_id)
-    night = lock_night(night)
-    if not night.is_over:
-        raise Refused(_("Payments can be marked once the night is over."))
-    if TabPart.objects.filter(seat__night=night).exists():
-        # The tab already squared part of this night: a mark here would count it twice.
-        raise Refused(
-            _(
-                "Part of this night was paid with what was still owed across nights. "
-                "Mark payments on the group page."
+    with night_change(night, by=marked_by, may=in_group) as night:
+        if not night.is_over:
+            raise Refused(_("Payments can be marked once the night is over."))
+        if TabPart.objects.filter(seat__night=night).exists():
+            # The tab already squared part of this night: a mark here would count it twice.
+            raise Refused(
+                _(
+                    "Part of this night was paid with what was still owed across nights. "
+                    "Mark payments on the group page."
+                )
             )
+        if (payer.pk, payee.pk, cents) not in settlement_payments(night):
+            raise Refused(
+                _("That payment is not in the settlement any more. Check the new amounts.")
+            )
+        payment, _created = Payment.objects.get_or_create(
+            night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
         )
-    if (payer.pk, payee.pk, cents) not in settlement_payments(night):
-        raise Refused(_("That payment is not in the settlement any more. Check the new amounts."))
-    payment, _created = Payment.objects.get_or_create(
-        night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
-    )
-    return payment
+        return payment
 
 
 @transaction.atomic
 def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
     """Take back a "paid" mark, whoever made it."""
     lock_group(night.group_id)
-    night = lock_night(night)
-    if payment.night_id != night.pk:
-        raise Refused(_("That payment belongs to another night."))
-    Payment.objects.filter(pk=payment.pk).delete()
+    with night_change(night, by=by, may=in_group) as night:
+        if payment.night_id != night.pk:
+            raise Refused(_("That payment belongs to another night."))
+        Payment.objects.filter(pk=payment.pk).delete()
 
 
 @transaction.atomic
@@ -76,59 +80,62 @@ def pay_owed(
     and a button from an older list is refused.
     """
     lock_group(group.pk)
-    if night is not None:
-        night = lock_night(night)
-        if night.group_id != group.pk:
+    # Paid from the group's tab, the payment changes no night of its own.
+    door = nullcontext() if night is None else night_change(night, by=marked_by, may=in_group)
+    with door as night:
+        if night is not None and night.group_id != group.pk:
             raise Refused(_("That night belongs to another group."))
-        if not night.is_over:
+        if night is not None and not night.is_over:
             raise Refused(_("Payments can be marked once the night is over."))
-    key = f"{fingerprint}|{night.pk if night else ''}|{payer}|{payee}|{cents}|{currency}"
-    existing = TabPayment.objects.filter(group=group, key=key).first()
-    if existing is not None:
-        return existing  # the same button, pressed again
-    if cents <= 0:
-        raise Refused(_("Enter an amount of more than zero."))
-    owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
-    if owed.fingerprint != fingerprint:
-        raise Refused(
-            _("What is owed has changed since this page was shown. Check the new amounts.")
+        key = f"{fingerprint}|{night.pk if night else ''}|{payer}|{payee}|{cents}|{currency}"
+        existing = TabPayment.objects.filter(group=group, key=key).first()
+        if existing is not None:
+            return existing  # the same button, pressed again
+        if cents <= 0:
+            raise Refused(_("Enter an amount of more than zero."))
+        owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
+        if owed.fingerprint != fingerprint:
+            raise Refused(
+                _("What is owed has changed since this page was shown. Check the new amounts.")
+            )
+        payment = owed.find(payer, payee, currency)
+        if payment is None:
+            raise Refused(_("That payment is not owed any more. Check the new amounts."))
+        if cents > payment.cents:
+            raise Refused(
+                _("%(payer)s owes %(payee)s less than that. Enter at most what is owed.")
+                % {"payer": payment.payer.name, "payee": payment.payee.name}
+            )
+        tab = TabPayment.objects.create(
+            group=group,
+            currency=currency,
+            payer_name=payment.payer.name,
+            payee_name=payment.payee.name,
+            cents=cents,
+            key=key,
+            marked_by=marked_by,
         )
-    payment = owed.find(payer, payee, currency)
-    if payment is None:
-        raise Refused(_("That payment is not owed any more. Check the new amounts."))
-    if cents > payment.cents:
-        raise Refused(
-            _("%(payer)s owes %(payee)s less than that. Enter at most what is owed.")
-            % {"payer": payment.payer.name, "payee": payment.payee.name}
-        )
-    tab = TabPayment.objects.create(
-        group=group,
-        currency=currency,
-        payer_name=payment.payer.name,
-        payee_name=payment.payee.name,
-        cents=cents,
-        key=key,
-        marked_by=marked_by,
-    )
-    parts = []
-    for person, sign in ((payer, 1), (payee, -1)):
-        left = cents
-        for line in owed.seats:
-            if not left:
-                break
-            if line.person != person or line.seat.night.currency != currency:
-                continue
-            # The payer's debts (negative) and the payee's credits (positive) only.
-            open_cents = -sign * line.cents
-            if open_cents <= 0:
-                continue
-            part = min(open_cents, left)
-            parts.append(TabPart(payment=tab, seat=line.seat, cents=sign * part))
-            left -= part
-        if left:  # the settlement never asks for more than their nights hold
-            raise Refused(_("That payment does not fit what the nights say. Check the amounts."))
-    TabPart.objects.bulk_create(parts)
-    return tab
+        parts = []
+        for person, sign in ((payer, 1), (payee, -1)):
+            left = cents
+            for line in owed.seats:
+                if not left:
+                    break
+                if line.person != person or line.seat.night.currency != currency:
+                    continue
+                # The payer's debts (negative) and the payee's credits (positive) only.
+                open_cents = -sign * line.cents
+                if open_cents <= 0:
+                    continue
+                part = min(open_cents, left)
+                parts.append(TabPart(payment=tab, seat=line.seat, cents=sign * part))
+                left -= part
+            if left:  # the settlement never asks for more than their nights hold
+                raise Refused(
+                    _("That payment does not fit what the nights say. Check the amounts.")
+                )
+        TabPart.objects.bulk_create(parts)
+        return tab
 
 
 @transaction.atomic

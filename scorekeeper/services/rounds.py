@@ -25,14 +25,9 @@ from scorekeeper.models import (
     points_in_range,
 )
 from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
-from scorekeeper.services.entry_keys import (
-    check_may_retry,
-    replayed_entry,
-    save_entry,
-    save_key,
-)
+from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_night
+from scorekeeper.services.locks import at_table, night_change
 
 
 @dataclass(frozen=True)
@@ -78,52 +73,6 @@ def check_points(points: int) -> None:
         raise Refused(_("A total must be between -%(most)d and %(most)d.") % {"most": MAX_POINTS})
 
 
-@dataclass(frozen=True)
-class EntrySlot:
-    """Where one seat's entry for the open round goes, the night locked."""
-
-    night: Night
-    round: Round
-    playing: list[Seat]
-    game: Game
-    existing: Entry | None
-
-
-def entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User) -> EntrySlot:
-    """Lock the night and check that `entered_by` may enter for `seat` in this round.
-
-    Call inside a transaction; raises :class:`Refused` in words for the table.
-    """
-    night = lock_night(night)
-    if night.is_over:
-        raise Refused(_("This night is over; no more rounds."))
-    round_ = night.open_round()
-    if round_ is None or round_.number != round_number:
-        if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
-            raise Refused(
-                _(
-                    "Round %(number)d has already gone through. Check the standings; "
-                    "fix a round from its history if needed."
-                )
-                % {"number": round_number}
-            )
-        raise Refused(
-            _(
-                "Round %(number)d is not open any more: the table is on round "
-                "%(now)s now. Check your total there."
-            )
-            % {"number": round_number, "now": round_.number if round_ else "?"}
-        )
-    playing = night.playing_seats(round_.number)
-    if seat.night_id != night.pk or seat not in playing:
-        raise Refused(_("%(name)s is not playing this round.") % {"name": seat.name})
-    existing = Entry.objects.filter(round=round_, seat=seat).first()
-    refusal = seat.entry_refusal(entered_by, playing, existing)
-    if refusal:
-        raise Refused(refusal)
-    return EntrySlot(night, round_, playing, night.game_rules, existing)
-
-
 @transaction.atomic
 def record_entry(
     *,
@@ -145,71 +94,54 @@ def record_entry(
     same key is answered "already saved" and written once.
     """
     check_points(points)
-    if key:
-        night = lock_night(night)
-        replayed = replayed_entry(
-            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
+    with night_change(night, by=entered_by, may=None) as night:
+        slot = slot_or_earlier_save(
+            night=night,
+            round_number=round_number,
+            seat=seat,
+            entered_by=entered_by,
+            key=key,
+            repeats=lambda earlier: earlier.points == points,
         )
-        if replayed is not None:
-            return EntryResult(replayed, round_recorded=False, already_saved=True)
-    try:
-        slot = entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
-    except Refused:
-        # A retry whose first try went through (the answer was lost on the Wi-Fi).
-        already = recorded_entry(night, round_number, seat)
-        if already is None or already.points != points:
-            raise
-        check_may_retry(night, round_number, seat, entered_by, already)
-        return EntryResult(already, round_recorded=False, already_saved=True)
-    night, round_, existing = slot.night, slot.round, slot.existing
-    game = slot.game
-    current = round_.fantasyland_seats.get(seat.pk)
-    _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
-    if board is None and existing is not None and existing.board:
-        # The cards stay to check the total, and Fantasyland comes from them.
-        board = existing.board
-        fantasyland_made = existing.fantasyland_made
-        fantasyland_stayed = existing.fantasyland_stayed
+        if isinstance(slot, Entry):  # an earlier try of this save went through
+            return EntryResult(slot, round_recorded=False, already_saved=True)
+        round_, existing, game = slot.round, slot.existing, slot.game
+        current = round_.fantasyland_seats.get(seat.pk)
+        _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
+        if board is None and existing is not None and existing.board:
+            # The cards stay to check the total, and Fantasyland comes from them.
+            board = existing.board
+            fantasyland_made = existing.fantasyland_made
+            fantasyland_stayed = existing.fantasyland_stayed
 
-    values = {
-        "points": points,
-        "fantasyland_made": fantasyland_made,
-        "fantasyland_stayed": fantasyland_stayed,
-        "board": board,
-        "awaiting_total": False,
-    }
-    if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
-        if key and existing.client_key != key:
-            # The same value tapped again on another page: its retries must find it too.
-            save_key(existing, key)
-        # A double tap or a retry changes nothing, but may still complete a round that
-        # was undone and is now confirmed as it was.
+        values = {
+            "points": points,
+            "fantasyland_made": fantasyland_made,
+            "fantasyland_stayed": fantasyland_stayed,
+            "board": board,
+            "awaiting_total": False,
+        }
+        if existing is not None and all(getattr(existing, k) == v for k, v in values.items()):
+            if key and existing.client_key != key:
+                # The same value tapped again on another page: its retries must find it too.
+                save_key(existing, key)
+            # A double tap or a retry changes nothing, but may still complete a round that
+            # was undone and is now confirmed as it was.
+            recorded = close_round_if_complete(night, round_, slot.playing, game)
+            return EntryResult(existing, round_recorded=recorded)
+        entry = save_entry(
+            slot,
+            seat=seat,
+            key=key,
+            values={**values, "entered_by": entered_by, "updated_at": timezone.now()},
+        )
+        if existing is not None and existing.points != points and round_.edits.exists():
+            # A reopened round: its history keeps every change, not only those of the fix page.
+            RoundEdit.objects.create(
+                round=round_, edited_by=entered_by, changes=[[seat.name, existing.points, points]]
+            )
         recorded = close_round_if_complete(night, round_, slot.playing, game)
-        if recorded:
-            bump_version(night)
-        return EntryResult(existing, round_recorded=recorded)
-    entry = save_entry(
-        round_=round_,
-        seat=seat,
-        key=key,
-        values={**values, "entered_by": entered_by, "updated_at": timezone.now()},
-    )
-    if existing is not None and existing.points != points and round_.edits.exists():
-        # A reopened round: its history keeps every change, not only those of the fix page.
-        RoundEdit.objects.create(
-            round=round_, edited_by=entered_by, changes=[[seat.name, existing.points, points]]
-        )
-    recorded = close_round_if_complete(night, round_, slot.playing, game)
-    bump_version(night)
-    return EntryResult(entry, round_recorded=recorded)
-
-
-def recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
-    """The seat's entry in round `number` if that round went through: what a retry whose
-    first try succeeded (the answer lost on the Wi-Fi) is compared with."""
-    return Entry.objects.filter(
-        round__night=night, round__number=number, round__recorded_at__isnull=False, seat=seat
-    ).first()
+        return EntryResult(entry, round_recorded=recorded)
 
 
 def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
@@ -319,71 +251,69 @@ def edit_round(
     round changed since (someone else's fix saved first), the fix is refused with
     :class:`OutOfDateFix`, saying what changed and by whom.
     """
-    night = lock_for_table_change(night, edited_by)
-    round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
-    if round_ is None:
-        raise Refused(
-            _("Round %(number)d has not gone through, so there is nothing to fix.")
-            % {"number": number}
-        )
-    if seen is not None:
-        current = fix_state(round_, round_.entries.all())
-        if seen != current:
-            raise OutOfDateFix(_changed_since(round_, seen))
-    if night.payments.exists():
-        raise Refused(
-            _(
-                "Payments of this night are already marked paid. Undo those marks on the "
-                "settlement first, so nobody pays twice."
+    with night_change(night, by=edited_by, may=at_table) as night:
+        round_ = night.rounds.filter(number=number, recorded_at__isnull=False).first()
+        if round_ is None:
+            raise Refused(
+                _("Round %(number)d has not gone through, so there is nothing to fix.")
+                % {"number": number}
             )
-        )
-    entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
-    if set(points) != set(entries):
-        raise Refused(_("Give a total for every player of the round."))
-    for value in points.values():
-        check_points(value)
-    total = sum(points.values())
-    if total != 0:
-        raise Refused(
-            _("The totals must add up to zero; they are %(difference)s.")
-            % {"difference": difference(total)}
-        )
-    changes = []
-    for seat_id, entry in entries.items():
-        if entry.points != points[seat_id]:
-            changes.append([entry.seat.name, entry.points, points[seat_id]])
-            entry.points = points[seat_id]
-            entry.save(update_fields=["points"])
-    if changes:
-        RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
-        bump_version(night)
-    return round_
+        if seen is not None:
+            current = fix_state(round_, round_.entries.all())
+            if seen != current:
+                raise OutOfDateFix(_changed_since(round_, seen))
+        if night.payments.exists():
+            raise Refused(
+                _(
+                    "Payments of this night are already marked paid. Undo those marks on the "
+                    "settlement first, so nobody pays twice."
+                )
+            )
+        entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
+        if set(points) != set(entries):
+            raise Refused(_("Give a total for every player of the round."))
+        for value in points.values():
+            check_points(value)
+        total = sum(points.values())
+        if total != 0:
+            raise Refused(
+                _("The totals must add up to zero; they are %(difference)s.")
+                % {"difference": difference(total)}
+            )
+        changes = []
+        for seat_id, entry in entries.items():
+            if entry.points != points[seat_id]:
+                changes.append([entry.seat.name, entry.points, points[seat_id]])
+                entry.points = points[seat_id]
+                entry.save(update_fields=["points"])
+        if changes:
+            RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
+        return round_
 
 
 @transaction.atomic
 def undo_last_round(*, night: Night, by: User) -> Round:
     """Take back the last round that went through: it opens again for editing."""
-    night = lock_for_table_change(night, by)
-    if night.is_over:
-        raise Refused(_("This night is over."))
-    current = night.open_round()
-    last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
-    if last is None:
-        raise Refused(_("No round has gone through yet."))
-    if current is not None and current.entries.exists():
-        raise Refused(
-            _(
-                "Round %(number)d already has entries; a round can only be undone "
-                "before anyone enters the next hand."
+    with night_change(night, by=by, may=at_table) as night:
+        if night.is_over:
+            raise Refused(_("This night is over."))
+        current = night.open_round()
+        last = night.rounds.filter(recorded_at__isnull=False).order_by("-number").first()
+        if last is None:
+            raise Refused(_("No round has gone through yet."))
+        if current is not None and current.entries.exists():
+            raise Refused(
+                _(
+                    "Round %(number)d already has entries; a round can only be undone "
+                    "before anyone enters the next hand."
+                )
+                % {"number": current.number}
             )
-            % {"number": current.number}
-        )
-    if current is not None:
-        current.delete()
-    last.recorded_at = None
-    last.recorded_sum = None
-    last.reopened_by = by
-    last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
-    RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
-    bump_version(night)
-    return last
+        if current is not None:
+            current.delete()
+        last.recorded_at = None
+        last.recorded_sum = None
+        last.reopened_by = by
+        last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
+        RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
+        return last

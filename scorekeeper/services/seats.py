@@ -7,7 +7,7 @@ from scorekeeper.button import at_or_after, next_dealer
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
-from scorekeeper.services.locks import bump_version, lock_for_table_change, lock_group
+from scorekeeper.services.locks import at_table, lock_group, night_change
 from scorekeeper.terms import game_name
 
 
@@ -24,94 +24,92 @@ def add_seat(
     *, night: Night, by: User, user: User | None = None, guest_name: str = "", position: int
 ) -> Seat:
     """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
-    night = lock_for_table_change(night, by)
-    if night.is_over:
-        raise Refused(_("This night is over."))
-    round_ = night.open_round()
-    game = night.game_rules
-    number = round_.number if round_ is not None else 1
-    if round_ is not None and round_.entries.exists():
-        number += 1  # this hand is already being counted: dealt in from the next one
-    seated = night.playing_seats(number)
-    if len(seated) >= game.max_players:
-        raise Refused(
-            _("%(game)s takes at most %(count)d players.")
-            % {"game": game_name(game), "count": game.max_players}
-        )
-    # Someone coming back gets their own seat again: the same member, or the same guest.
-    if user is not None:
-        # Locked like leave_group, so nobody is seated in the instant they leave the group.
-        lock_group(night.group_id)
-        if not night.group.has_member(user):
-            raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
-        name = user.name
-        earlier = night.seats.filter(user=user).first()
-        clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
-    else:
-        name = checked_name(guest_name)
-        check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
-        earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
-        clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
-    if clash:
-        raise Refused(
-            _("There is already a %(name)s tonight; add a letter to tell them apart.")
-            % {"name": name}
-        )
-    if earlier is not None and earlier.last_round is None:
-        raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
-    if earlier is not None and number != (round_.number if round_ is not None else 1):
-        raise Refused(
-            _("%(name)s can come back between hands, once round %(number)d goes through.")
-            % {"name": earlier.name, "number": round_.number}
-        )
-    positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
-    position = max(1, min(position, max(positions, default=0) + 1))
-    if earlier is not None:
-        earlier.position = 0  # out of the way while the others make room
-        earlier.save(update_fields=["position"])
-    # Make room clockwise, from the end, so the unique positions never collide.
-    for seat in night.seats.filter(position__gte=position).order_by("-position"):
-        seat.position += 1
-        seat.save(update_fields=["position"])
-    if earlier is not None:
-        # Back after leaving: the same seat, so tonight's results stay in one place.
-        earlier.position = position
-        earlier.first_round = number
-        earlier.last_round = None
-        earlier.save(update_fields=["position", "first_round", "last_round"])
-        seat = earlier
-    else:
-        seat = Seat.objects.create(
-            night=night, position=position, user=user, name=name, first_round=number
-        )
-    bump_version(night)
-    return seat
+    with night_change(night, by=by, may=at_table) as night:
+        if night.is_over:
+            raise Refused(_("This night is over."))
+        round_ = night.open_round()
+        game = night.game_rules
+        number = round_.number if round_ is not None else 1
+        if round_ is not None and round_.entries.exists():
+            number += 1  # this hand is already being counted: dealt in from the next one
+        seated = night.playing_seats(number)
+        if len(seated) >= game.max_players:
+            raise Refused(
+                _("%(game)s takes at most %(count)d players.")
+                % {"game": game_name(game), "count": game.max_players}
+            )
+        # Someone coming back gets their own seat again: the same member, or the same guest.
+        if user is not None:
+            # Locked like leave_group, so nobody is seated in the instant they leave the group.
+            lock_group(night.group_id)
+            if not night.group.has_member(user):
+                raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
+            name = user.name
+            earlier = night.seats.filter(user=user).first()
+            clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
+        else:
+            name = checked_name(guest_name)
+            check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
+            earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
+            clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
+        if clash:
+            raise Refused(
+                _("There is already a %(name)s tonight; add a letter to tell them apart.")
+                % {"name": name}
+            )
+        if earlier is not None and earlier.last_round is None:
+            raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
+        if earlier is not None and number != (round_.number if round_ is not None else 1):
+            raise Refused(
+                _("%(name)s can come back between hands, once round %(number)d goes through.")
+                % {"name": earlier.name, "number": round_.number}
+            )
+        positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
+        position = max(1, min(position, max(positions, default=0) + 1))
+        if earlier is not None:
+            earlier.position = 0  # out of the way while the others make room
+            earlier.save(update_fields=["position"])
+        # Make room clockwise, from the end, so the unique positions never collide.
+        for seat in night.seats.filter(position__gte=position).order_by("-position"):
+            seat.position += 1
+            seat.save(update_fields=["position"])
+        if earlier is not None:
+            # Back after leaving: the same seat, so tonight's results stay in one place.
+            earlier.position = position
+            earlier.first_round = number
+            earlier.last_round = None
+            earlier.save(update_fields=["position", "first_round", "last_round"])
+            seat = earlier
+        else:
+            seat = Seat.objects.create(
+                night=night, position=position, user=user, name=name, first_round=number
+            )
+        return seat
 
 
 @transaction.atomic
 def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
     """A player leaves between hands: results stay, Fantasyland is given up."""
-    night = lock_for_table_change(night, by)
-    if night.is_over:
-        raise Refused(_("This night is over."))
-    round_ = night.open_round()
-    _refuse_mid_round(round_, _("%(name)s can leave") % {"name": seat.name})
-    number = round_.number
-    playing = night.playing_seats(number)
-    if seat not in playing:
-        raise Refused(_("%(name)s is not at the table.") % {"name": seat.name})
-    if len(playing) <= 2:
-        raise Refused(_("A night needs two players; end the night instead."))
-    remaining = [other for other in playing if other.pk != seat.pk]
-    fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
-    dealer = _dealer_without(night, round_, remaining, fantasyland)
-    Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
-    if seat.first_round >= number and not seat.entries.exists():
-        seat.delete()  # never played a hand tonight: nothing to keep
-    else:
-        seat.last_round = number - 1
-        seat.save(update_fields=["last_round"])
-    bump_version(night)
+    with night_change(night, by=by, may=at_table) as night:
+        if night.is_over:
+            raise Refused(_("This night is over."))
+        round_ = night.open_round()
+        _refuse_mid_round(round_, _("%(name)s can leave") % {"name": seat.name})
+        number = round_.number
+        playing = night.playing_seats(number)
+        if seat not in playing:
+            raise Refused(_("%(name)s is not at the table.") % {"name": seat.name})
+        if len(playing) <= 2:
+            raise Refused(_("A night needs two players; end the night instead."))
+        remaining = [other for other in playing if other.pk != seat.pk]
+        fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
+        dealer = _dealer_without(night, round_, remaining, fantasyland)
+        Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
+        if seat.first_round >= number and not seat.entries.exists():
+            seat.delete()  # never played a hand tonight: nothing to keep
+        else:
+            seat.last_round = number - 1
+            seat.save(update_fields=["last_round"])
 
 
 def _dealer_without(night: Night, round_: Round, remaining: list[Seat], fantasyland: dict) -> Seat:
