@@ -138,7 +138,7 @@ def wrk(url: str, cookie: str, *, connections: int, script: str, seconds: int) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--phones", type=int, default=100 if QUICK else 3000)
+    parser.add_argument("--phones", type=int, default=100 if QUICK else 2000)
     parser.add_argument("--port", type=int, default=18431)
     parser.add_argument(
         "--workers",
