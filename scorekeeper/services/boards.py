@@ -188,12 +188,7 @@ def record_board(
     _check_complete(board)
     with night_change(night, by=entered_by, may=None) as night:
         slot = slot_or_earlier_save(
-            night=night,
-            round_number=round_number,
-            seat=seat,
-            entered_by=entered_by,
-            key=key,
-            repeats=_same_cards(board),
+            night, round_number, seat, entered_by, key, repeats=_same_cards(board)
         )
         if isinstance(slot, Entry):  # an earlier try of this save went through
             return _already_saved(night, seat, slot)

@@ -32,12 +32,12 @@ class EntrySlot:
 
 
 def slot_or_earlier_save(
-    *,
     night: Night,
     round_number: int,
     seat: Seat,
     entered_by: User,
     key: str,
+    *,
     repeats: Callable[[Entry], bool],
 ) -> EntrySlot | Entry:
     """Where this save goes, or the entry an earlier try of the same save wrote.

@@ -1,10 +1,11 @@
 """The locks every write takes, and the one door every change to a night goes through.
 
-Each write to a night locks the night's row first (SQLite: the transaction is
-``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT ... FOR UPDATE``), so phones that save
-at the same instant queue behind each other: each entry counts once and a
-round goes through once. Writes that change who belongs where (starting a
-night, leaving a group, seating a member) lock the group the same way.
+Each change to a night happens inside :func:`night_change`, which locks the night's
+row first (SQLite: the transaction is ``BEGIN IMMEDIATE``; PostgreSQL:
+``SELECT ... FOR UPDATE``), so phones that save at the same instant queue behind each
+other: each entry counts once and a round goes through once. On the way out it bumps
+the night's version, which the phones' polls compare. Writes that change who belongs
+where (starting a night, leaving a group, seating a member) lock the group the same way.
 """
 
 from collections.abc import Callable, Iterator
@@ -49,7 +50,8 @@ class _Writes:
         self.seen = False
 
     def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
-        # Savepoints and reads pass; an INSERT, UPDATE or DELETE of any table counts.
+        # A row written to any table counts: which of them a page shows is not for the
+        # door to keep a list of (a list is what a forgotten bump came from).
         if not self.seen and sql.lstrip()[:6].upper() in {"INSERT", "UPDATE", "DELETE"}:
             self.seen = True
         return execute(sql, params, many, context)
@@ -63,9 +65,10 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
 
     On the way out the night's version goes up by one, so every phone's next poll gets
     the page again, when the block wrote anything to the database, and only if it
-    ended without an exception (a refusal raised inside saves nothing and bumps
-    nothing). Nobody has to remember the bump: a block that only read, or answered a
-    save sent again "already saved", leaves the version as it was.
+    ended without an exception: a refusal raised inside bumps nothing, and the
+    transaction it leaves takes back what the block wrote. Nobody has to remember the
+    bump: a block that only read, or answered a save sent again "already saved",
+    leaves the version as it was.
 
     ``may=None`` is for entries, whose rule (:meth:`Seat.entry_refusal`) is about the
     seat and the round: :func:`~scorekeeper.services.entry_keys.slot_or_earlier_save`

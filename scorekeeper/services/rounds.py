@@ -2,7 +2,7 @@
 and fixing or taking back a round that went through."""
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -73,6 +73,10 @@ def check_points(points: int) -> None:
         raise Refused(_("A total must be between -%(most)d and %(most)d.") % {"most": MAX_POINTS})
 
 
+def _same_total(points: int) -> Callable[[Entry], bool]:
+    return lambda entry: entry.points == points
+
+
 @transaction.atomic
 def record_entry(
     *,
@@ -96,12 +100,7 @@ def record_entry(
     check_points(points)
     with night_change(night, by=entered_by, may=None) as night:
         slot = slot_or_earlier_save(
-            night=night,
-            round_number=round_number,
-            seat=seat,
-            entered_by=entered_by,
-            key=key,
-            repeats=lambda earlier: earlier.points == points,
+            night, round_number, seat, entered_by, key, repeats=_same_total(points)
         )
         if isinstance(slot, Entry):  # an earlier try of this save went through
             return EntryResult(slot, round_recorded=False, already_saved=True)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Night, Payment, RoundEdit, User
@@ -269,6 +270,16 @@ def test_a_refused_change_leaves_the_version_as_it_was(db, case):
     with pytest.raises(Refused):
         change()
     assert version(night) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_door_opens_only_inside_a_transaction_that_can_take_a_change_back():
+    night = make_night()
+    with (
+        pytest.raises(TransactionManagementError),
+        night_change(night, by=user("Anna"), may=at_table),
+    ):
+        pass
 
 
 def test_someone_not_at_the_table_is_refused_before_the_change_runs(make_night, make_user):
