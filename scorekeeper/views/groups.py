@@ -154,7 +154,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if group is None:
         return link_gone(request)
     user = request.user
-    if user.is_authenticated and group.memberships.filter(user=user, left_at=None).exists():
+    if user.is_authenticated and group.has_member(user):
         return redirect("group_detail", group_id=group.pk)
     gone = group.invite_refusal()
     if gone:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.nights import AddSeatForm
 from scorekeeper.models import User
+from scorekeeper.models.groups import MembershipQuerySet
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.seats import add_seat, leave_seat
 from scorekeeper.views.access import AuthenticatedRequest, member_night
@@ -21,7 +22,9 @@ def seat_add(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     seats = [seat for seat in night.seats.all() if seat.last_round is None]
     seated = {seat.user_id for seat in seats}  # someone who left may come back
     members = (
-        User.objects.filter(memberships__group=night.group, memberships__left_at=None)
+        User.objects.filter(
+            MembershipQuerySet.current_through("memberships__"), memberships__group=night.group
+        )
         .exclude(pk__in=[user_id for user_id in seated if user_id is not None])
         .order_by("memberships__joined_at", "memberships__pk")
     )

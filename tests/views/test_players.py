@@ -105,12 +105,13 @@ def test_the_pages_take_the_same_queries_however_many_nights(
     play_nights(make_night, group, nights)
     client = login("Anna")
     anna = User.objects.get(name="Anna")
-    # Session, user, group, the player, a page of their nights and those nights' seats,
-    # then for their record all their nights' seats, whether they left, the boards.
-    with django_assert_num_queries(9):
+    # User, group, the player, a page of their nights and those nights' seats, then for
+    # their record all their nights' seats, whether they left, the boards (the session
+    # comes from its cache).
+    with django_assert_num_queries(8):
         page = client.get(reverse("player_history", args=[group.pk, anna.pk]))
     assert page.context["record"].cards.hands == nights
-    # Session, user, group, the memberships, the seats of the finished nights.
-    with django_assert_num_queries(5):
+    # User, group, the memberships, the seats of the finished nights.
+    with django_assert_num_queries(4):
         page = client.get(reverse("players", args=[group.pk]))
     assert page.context["records"][0].nights == nights

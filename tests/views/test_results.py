@@ -245,16 +245,16 @@ def test_logged_out_visitors_are_sent_to_log_in(make_night, client):
 
 @pytest.mark.parametrize("loss_cap", [None, 500])
 @pytest.mark.parametrize("count", [2, 6])
-def test_the_settlement_takes_seven_queries_however_many_rounds(
+def test_the_settlement_takes_six_queries_however_many_rounds(
     make_night, login, django_assert_num_queries, loss_cap, count
 ):
     night = make_night()
     Night.objects.filter(pk=night.pk).update(loss_cap_cents=loss_cap)
     play(night, *rounds_of(count))
     client = login("Anna")
-    # Session, user, night, its seats, its recorded entries, their totals summed by the
-    # database, its marked payments.
-    with django_assert_num_queries(7):
+    # User, night, its seats, its recorded entries, their totals summed by the database,
+    # its marked payments (the session comes from its cache).
+    with django_assert_num_queries(6):
         client.get(settle_url(night))
 
 
@@ -405,9 +405,9 @@ def test_the_owed_part_takes_the_same_queries_however_many_nights(
         night = first if index == 0 else make_night(group=first.group)
         finish(play(night, *rounds_of(2 + 2 * index)))
     client = login("Anna")
-    # Session, user, group; the seats with their points, the nights' marks, the tab's
-    # parts, who left.
-    with django_assert_num_queries(7):
+    # User, group; the seats with their points, the nights' marks, the tab's parts, who
+    # left (the session comes from its cache).
+    with django_assert_num_queries(6):
         page = client.get(owed_url(first), HTTP_HX_REQUEST="true")
     body = page.content.decode()
     # Each night leaves Chris owing Anna €1.20 and Bram owing her €0.30.
@@ -476,8 +476,8 @@ def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
         play(night, *rounds_of(2 + 2 * index))
         finish(night)
     client = login("Anna")
-    # The seven of a night's settlement, and the four of what earlier nights still owe.
-    with django_assert_num_queries(11):
+    # The six of a night's settlement, and the four of what earlier nights still owe.
+    with django_assert_num_queries(10):
         page = client.get(settle_url(night))
     assert len(page.context["folded"].earlier) == 3
 
