@@ -1,7 +1,6 @@
 """A night at the table: starting it, the page every phone keeps open, its poll,
 a seat's total, and the end of the night."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +26,7 @@ from scorekeeper.views.access import (
     member_night,
 )
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
+from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
@@ -181,10 +181,9 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_end(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    try:
-        end_night(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("The night is over. Here are the final standings."))
+    change_and_say(
+        request,
+        lambda: end_night(night=night, by=request.user),
+        _("The night is over. Here are the final standings."),
+    )
     return redirect("night_detail", night_id=night.pk)

@@ -32,6 +32,7 @@ from scorekeeper.views.access import (
     member_night,
     site_url,
 )
+from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
 
 
@@ -160,15 +161,13 @@ def settle_everything(request: AuthenticatedRequest, night_id: int) -> HttpRespo
     form = SettleEverythingForm(data=request.POST)
     form.is_valid()  # a lone checkbox: missing or odd means off
     on = bool(form.cleaned_data.get("on"))
-    try:
-        payment_services.set_settle_everything(group=night.group, on=on, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-    else:
-        if on:
-            messages.success(request, _("Settlements now include what earlier nights still owe."))
-        else:
-            messages.success(request, _("Settlements now show each night on its own."))
+    change_and_say(
+        request,
+        lambda: payment_services.set_settle_everything(group=night.group, on=on, by=request.user),
+        _("Settlements now include what earlier nights still owe.")
+        if on
+        else _("Settlements now show each night on its own."),
+    )
     return redirect("night_settle", night_id=night.pk)
 
 

@@ -13,6 +13,7 @@ from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
 from scorekeeper.views.access import AuthenticatedRequest, HtmxHttpRequest, member_night
+from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
 
 
@@ -77,10 +78,9 @@ def round_edit(request: AuthenticatedRequest, night_id: int, number: int) -> Htt
 @login_required
 def round_undo(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    try:
-        undo_last_round(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("The last round is open again: fix the totals and save."))
+    change_and_say(
+        request,
+        lambda: undo_last_round(night=night, by=request.user),
+        _("The last round is open again: fix the totals and save."),
+    )
     return redirect("night_detail", night_id=night.pk)

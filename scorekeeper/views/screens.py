@@ -2,7 +2,6 @@
 and live. Members open it from the night page; whoever is at the table may share a
 read-only link to it (no login, this night only) and take the link back."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -15,10 +14,10 @@ from scorekeeper.models import Night
 from scorekeeper.reads.groups import qr_svg
 from scorekeeper.reads.nights import night_state
 from scorekeeper.reads.polls import night_now, shared_night_now
-from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
 from scorekeeper.views.groups import link_gone
+from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
@@ -95,8 +94,5 @@ def screen_link(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     """Share the read-only link (``share=yes``), or take it back."""
     night = member_night(request, night_id)
     change = share_screen if request.POST.get("share") == "yes" else stop_sharing_screen
-    try:
-        change(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
+    change_and_say(request, lambda: change(night=night, by=request.user))
     return redirect(reverse("night_screen", args=[night.pk]) + "#share")

@@ -13,6 +13,7 @@ from scorekeeper.models.groups import MembershipQuerySet
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.seats import add_seat, leave_seat
 from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.outcomes import change_and_say
 
 
 @require_http_methods(["GET", "POST"])
@@ -54,12 +55,9 @@ def seat_add(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 def seat_leave(request: AuthenticatedRequest, night_id: int, seat_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     seat = get_object_or_404(night.seats, pk=seat_id)
-    try:
-        leave_seat(night=night, seat=seat, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(
-            request, _("%(name)s has left the table; their results stay.") % {"name": seat.name}
-        )
+    change_and_say(
+        request,
+        lambda: leave_seat(night=night, seat=seat, by=request.user),
+        _("%(name)s has left the table; their results stay.") % {"name": seat.name},
+    )
     return redirect("night_detail", night_id=night.pk)
