@@ -22,10 +22,6 @@ from types import MappingProxyType
 from typing import Any
 
 from .evaluate import Category, pack_key
-
-# reads/rules.py still imports ROYALTY_KEYS and Scoring from here, where they used
-# to live; their homes are .royalties and .scoring_systems.
-from .royalties import ROYALTY_KEYS as ROYALTY_KEYS
 from .royalties import STANDARD_ROYALTIES, Royalties, royalty_table
 from .rule_values import whole_number
 from .scoring_systems import ONE_SIX, Scoring, scoring_system

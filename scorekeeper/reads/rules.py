@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.models import Group, Night, User
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game, Royalties
-from scorekeeper.ofc.games import ROYALTY_KEYS, Scoring
+from scorekeeper.ofc.royalties import ROYALTY_KEYS
+from scorekeeper.ofc.scoring_systems import Scoring
 from scorekeeper.terms import category_name, high_card, option_label
 
 # The hands of the royalty table in words (the engine names them in English).
