@@ -205,3 +205,14 @@ def test_a_shared_link_of_any_shape_is_answered_as_taken_back(client, night, tok
     response = client.get(f"/screen/{token}/live/", {"version": "1"})
     assert response.status_code == 286
     assert b'data-testid="screen-status"' in response.content
+
+
+@every_poll
+def test_with_sessions_saved_on_every_request_an_unchanged_poll_extends_its_session(
+    client, login, night, settings, which
+):
+    settings.SESSION_SAVE_EVERY_REQUEST = True
+    login("Anna")
+    response = poll(client, which, night)
+    assert response.status_code == 204
+    assert response.cookies["sessionid"]["max-age"] == settings.SESSION_COOKIE_AGE
