@@ -226,7 +226,8 @@ if not DEBUG and not TABLE_MODE:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The scheme behind a TLS proxy is set by the server, from the trusted proxy only
+    # (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py): no SECURE_PROXY_SSL_HEADER here.
 
 LOGGING = {
     "version": 1,
@@ -264,9 +265,8 @@ AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
 # Counts simply run out after the cool-off: a reset on success would let someone
 # clear their address's count by logging in to an account of their own.
 AXES_RESET_ON_SUCCESS = False
-# Behind a TLS proxy, the header in which it passes the phone's address
-# (HTTP_X_FORWARDED_FOR, HTTP_X_REAL_IP); otherwise every phone is the proxy.
-CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
+# The phone's address is REMOTE_ADDR: behind the trusted proxy the server has put the
+# address the proxy passed there (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py).
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
 AXES_ENABLE_ADMIN = False
 # Only failures are kept: nobody needs a log of when each friend logged in.

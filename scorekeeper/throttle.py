@@ -25,14 +25,9 @@ SIGNUPS_PER_ADDRESS = "5/h"
 
 
 def client_address(request: HttpRequest) -> str:
-    """The phone's address. Behind a proxy every request comes from the proxy, so the
-    proxy's header (``CLIENT_IP_HEADER``) is read instead: its last entry, the one the
-    proxy itself wrote (earlier ones are whatever the client claimed)."""
-    header = settings.CLIENT_IP_HEADER
-    if header:
-        forwarded = str(request.META.get(header, "")).split(",")[-1].strip()
-        if forwarded:
-            return forwarded
+    """The phone's address: the connection's. Behind the trusted proxy the server has
+    put the address the proxy passed there (ofcboard/serve.py, behind_a_proxy); a
+    forwarded header a client sends itself is never read here."""
     return str(request.META.get("REMOTE_ADDR", ""))
 
 

@@ -1,16 +1,21 @@
 """The server's own wrappers around the app (ofcboard/serve.py), called as the server
-calls them: bodies read first within bounds, and a TLS proxy's headers believed from
-it only."""
+calls them: bodies read first within bounds, the app in two lanes (password hashing
+in its own), and a TLS proxy's headers believed from it only."""
 
 import io
 import threading
 
+from django.urls import reverse
+
 from ofcboard.serve import (
     MAX_REQUEST_BODY,
+    PASSWORD_PATHS,
     BodyReads,
+    Lane,
     behind_a_proxy,
+    hashes_a_password,
+    in_lanes,
     reading_bodies_first,
-    working_at_most,
 )
 
 
@@ -29,7 +34,9 @@ class Recorder:
 def call(app, **environ) -> str:
     answered = []
     environ = {"REMOTE_ADDR": "10.0.0.5", "wsgi.input": io.BytesIO(b""), **environ}
-    app(environ, lambda status, headers: answered.append(status))
+    answer = app(environ, lambda status, headers: answered.append(status))
+    if hasattr(answer, "close"):
+        answer.close()  # as the server does once the answer is sent
     return answered[0]
 
 
@@ -61,6 +68,15 @@ def test_a_chunked_body_longer_than_the_limit_is_refused():
     assert app.environ is None
 
 
+def test_a_body_cut_short_by_a_client_that_left_never_reaches_the_app():
+    app = Recorder()
+    status = call(
+        reading_bodies_first(app), CONTENT_LENGTH="40", **{"wsgi.input": io.BytesIO(b"ab")}
+    )
+    assert status.startswith("400")
+    assert app.environ is None
+
+
 def test_an_address_sending_its_limit_of_bodies_is_told_to_come_back():
     reads = BodyReads()
     for _ in range(BodyReads.PER_ADDRESS):
@@ -71,7 +87,8 @@ def test_an_address_sending_its_limit_of_bodies_is_told_to_come_back():
     assert busy.startswith("503")
     assert app.environ is None
     # Another phone is not held up by it, and once one body is in, the first may send again.
-    assert call(served, REMOTE_ADDR="10.0.0.6", CONTENT_LENGTH="3") == "200 OK"
+    other_phone = {"REMOTE_ADDR": "10.0.0.6", "wsgi.input": io.BytesIO(b"abc")}
+    assert call(served, CONTENT_LENGTH="3", **other_phone) == "200 OK"
     reads.finish("10.0.0.5")
     assert call(served, CONTENT_LENGTH="3", **{"wsgi.input": io.BytesIO(b"abc")}) == "200 OK"
 
@@ -114,6 +131,20 @@ def test_anyone_else_claiming_to_be_a_proxy_is_not():
     assert "HTTP_X_FORWARDED_FOR" not in app.environ
 
 
+def test_without_a_trusted_proxy_nobody_is_believed():
+    app = Recorder()
+    call(
+        behind_a_proxy(app, ""),
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="10.0.0.1",
+        HTTP_X_FORWARDED_PROTO="https",
+        **{"wsgi.url_scheme": "http"},
+    )
+    assert app.environ["REMOTE_ADDR"] == "127.0.0.1"
+    assert app.environ["wsgi.url_scheme"] == "http"
+    assert "HTTP_X_FORWARDED_FOR" not in app.environ
+
+
 def test_any_proxy_when_told_star():
     app = Recorder()
     call(behind_a_proxy(app, "*"), REMOTE_ADDR="172.16.0.9", HTTP_X_FORWARDED_FOR="10.1.1.1")
@@ -128,7 +159,7 @@ def test_the_app_runs_on_so_many_threads_at_once_until_each_answer_is_closed():
         start_response("200 OK", [])
         return [b"ok"]
 
-    served = working_at_most(app, 1)
+    served = in_lanes(app, Lane(1), Lane(1))
     first = served({"name": "first"}, lambda *a: None)
     second = threading.Thread(target=served, args=({"name": "second"}, lambda *a: None))
     second.start()
@@ -137,3 +168,43 @@ def test_the_app_runs_on_so_many_threads_at_once_until_each_answer_is_closed():
     first.close()
     second.join(5)
     assert entered == ["first", "second"]
+
+
+def test_password_posts_have_a_lane_of_their_own():
+    """Two logins hashing hold the hashing lane; a poll still gets its turn at once,
+    and a third login past the lane's waiting places is turned away, not queued."""
+    release = threading.Event()
+
+    def app(environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST":
+            release.wait(5)
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    served = in_lanes(app, Lane(1), Lane(1, waiting=1))
+    login = {"REQUEST_METHOD": "POST", "PATH_INFO": "/login/"}
+    logins = [threading.Thread(target=call, args=(served,), kwargs=login) for _ in range(2)]
+    for thread in logins:
+        thread.start()
+    try:
+        poll = threading.Thread(
+            target=call, args=(served,), kwargs={"REQUEST_METHOD": "GET", "PATH_INFO": "/"}
+        )
+        poll.start()
+        poll.join(2)
+        assert not poll.is_alive()  # answered while both logins are in their lane
+        assert call(served, **login).startswith("503")
+    finally:
+        release.set()
+        for thread in logins:
+            thread.join(5)
+    assert call(served, **login) == "200 OK"
+
+
+def test_the_password_paths_are_the_pages_that_check_passwords():
+    for url in (reverse("login"), reverse("signup"), reverse("join", args=["abc"])):
+        assert url.startswith(PASSWORD_PATHS)
+        assert hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": url})
+        assert not hashes_a_password({"REQUEST_METHOD": "GET", "PATH_INFO": url})
+    night_save = reverse("entry_save", args=[1])
+    assert not hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": night_save})

@@ -1,20 +1,29 @@
 """The server `make run` starts (ofcboard/serve.py) holds against slow and huge
-requests: clients dripping their headers or their bodies do not keep a normal page
-from loading, and a body declared too big is refused before it is sent."""
+requests: clients dripping their headers or holding back their bodies do not keep a
+normal page from loading or a table from playing, wrong passwords sent as fast as a
+script can do not slow the polls, and a body declared too big is refused before it
+is sent."""
 
 import contextlib
 import http.client
 import os
+import re
+import secrets
 import socket
+import statistics
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 import pytest
+from django.test import Client
 
 from ofcboard.serve import MAX_REQUEST_BODY, BodyReads
-from tests.helpers import start_server
+from scorekeeper.models import Entry
+from tests.helpers import make_night, start_server
+from tests.test_many_nodes import database_url
 
 SLOW_CLIENTS = 40
 
@@ -185,3 +194,248 @@ def test_a_second_server_on_the_same_port_stops_and_says_why(server):
     assert second.returncode == 1
     assert f"Port {server} is in use already" in second.stderr
     assert page(server) == 200  # the first one serves on
+
+
+# --- A table playing while someone on the Wi-Fi attacks the server ------------
+
+PLAYERS = ("Anna", "Bram", "Chris")
+POLL = re.compile(r'hx-get="(/nights/\d+/live/\?[^"]+)"')
+
+
+def serving_the_test_database(settings_module: str = "tests.settings") -> tuple:
+    """The server as `make run` starts it, on the test's own database: (process, port)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": settings_module,
+        "DATABASE_URL": database_url(),
+        "OFCBOARD_TABLE": "1",
+    }
+    env.pop("CACHE_URL", None)
+    return start_server(env)
+
+
+class Phone:
+    """A player's phone on the table's Wi-Fi: logged in, one connection kept open."""
+
+    def __init__(self, port: int, session_key: str) -> None:
+        self.port = port
+        self.csrf = secrets.token_hex(16)  # Django takes its own 32-character secret back
+        self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
+        headers = {"Cookie": self.cookie}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": self.csrf})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.HTTPException, OSError):
+            # The server closed the kept-open connection (it does after a 503): a new one.
+            self.connection.close()
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        text = response.read().decode()
+        if response.getheader("Connection", "").lower() == "close":
+            self.connection.close()
+        return response.status, text
+
+    def save(self, path: str, form: dict) -> float:
+        """Tap Save: the seconds until the total is saved, sending it again after a 503
+        as the phone's queue does."""
+        tapped = time.monotonic()
+        while True:
+            status, _ = self.request("POST", path, form)
+            if status == 302:
+                return time.monotonic() - tapped
+            assert status == 503, status
+            assert time.monotonic() - tapped < 30, "never saved"
+            time.sleep(0.2)
+
+
+def phones_at(port: int, night) -> dict[str, Phone]:
+    phones = {}
+    for seat in night.seats.all():
+        client = Client()
+        client.force_login(seat.user)
+        phones[seat.name] = Phone(port, client.cookies["sessionid"].value)
+    return phones
+
+
+def from_address(address: str, port: int, timeout: float = 5) -> socket.socket:
+    sock = socket.socket()
+    sock.settimeout(timeout)
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+class HeldBodies:
+    """Connections that send a post's headers with a Content-Length and then no body,
+    from several addresses; one the server answers and closes is opened again, so
+    there are always ``count`` of them."""
+
+    def __init__(self, port: int, addresses: list[str], count: int) -> None:
+        self.port = port
+        self.request = (
+            b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+        )
+        self.addresses = [addresses[n % len(addresses)] for n in range(count)]
+        self.sockets = [self._open(address) for address in self.addresses]
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._hold, daemon=True)
+        self.thread.start()
+
+    def _open(self, address: str) -> socket.socket:
+        sock = from_address(address, self.port)
+        sock.sendall(self.request)
+        sock.setblocking(False)
+        return sock
+
+    def _hold(self) -> None:
+        while not self.stop.wait(0.5):
+            for index, sock in enumerate(self.sockets):
+                try:
+                    sock.recv(4096)
+                except BlockingIOError:
+                    continue  # still held open, still unanswered
+                except OSError:
+                    pass
+                # Answered (a 503) or closed: another one takes its place.
+                sock.close()
+                with contextlib.suppress(OSError):
+                    self.sockets[index] = self._open(self.addresses[index])
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+
+def full_post_from(address: str, port: int) -> bytes:
+    """A complete (if token-less) post from ``address``: the start of the answer."""
+    with from_address(address, port, timeout=10) as sock:
+        sock.sendall(
+            b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b"
+        )
+        return sock.recv(200)
+
+
+HELD_FOR = 30
+ATTACKERS = [f"127.0.0.{n}" for n in range(2, 12)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bodies_held_back_from_ten_addresses_leave_every_save_going_through():
+    night = make_night(PLAYERS)
+    seats = {seat.name: seat.pk for seat in night.seats.all()}
+    process, port = serving_the_test_database()
+    try:
+        phones = phones_at(port, night)
+        held = HeldBodies(port, ATTACKERS, 50)
+        waits: list[float] = []
+        number = 0
+        try:
+            time.sleep(1)  # every one of them has sent its headers
+            started = time.monotonic()
+            while time.monotonic() - started < HELD_FOR:
+                number += 1
+                totals = {"Anna": number, "Bram": -2 * number, "Chris": number}
+                forms = {
+                    name: {"round": number, "seat": seats[name], "points": totals[name]}
+                    for name in PLAYERS
+                }
+                taps = [
+                    threading.Thread(
+                        target=lambda name=name, form=forms[name]: waits.append(
+                            phones[name].save(f"/nights/{night.pk}/entry/", form)
+                        )
+                    )
+                    for name in PLAYERS
+                ]
+                for tap in taps:
+                    tap.start()
+                for tap in taps:
+                    tap.join(40)
+                time.sleep(1)
+        finally:
+            held.close()
+        assert len(waits) == number * len(PLAYERS)
+        assert max(waits) < 2, sorted(waits)[-5:]
+        recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
+        assert recorded.count() == number * len(PLAYERS)
+
+        # Once they are gone, nothing waits for them: each address may send again.
+        time.sleep(0.5)
+        for address in ATTACKERS:
+            answers = [full_post_from(address, port) for _ in range(BodyReads.PER_ADDRESS)]
+            assert not any(answer.startswith(b"HTTP/1.1 503") for answer in answers), answers
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
+    night = make_night(PLAYERS)
+    process, port = serving_the_test_database("tests.settings_hashing")
+    try:
+        phones = phones_at(port, night)
+        _, page = phones["Anna"].request("GET", f"/nights/{night.pk}/")
+        poll = POLL.search(page).group(1).replace("&amp;", "&")
+        assert phones["Anna"].request("GET", poll)[0] == 204
+
+        stop = threading.Event()
+        tries = iter(range(10**6))
+        hashed: list[int] = []
+
+        def wrong_passwords() -> None:
+            # A name nobody has and an address of its own each time, so the login limit
+            # never turns one away before its password is hashed.
+            csrf = secrets.token_hex(16)
+            while not stop.is_set():
+                n = next(tries)
+                body = urllib.parse.urlencode(
+                    {"username": f"nobody{n}", "password": "wrong", "csrfmiddlewaretoken": csrf}
+                ).encode()
+                address = f"127.0.{1 + n // 250}.{1 + n % 250}"
+                with contextlib.suppress(OSError), from_address(address, port, 30) as sock:
+                    sock.sendall(
+                        b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                        b"Cookie: csrftoken=%s\r\n"
+                        b"Content-Type: application/x-www-form-urlencoded\r\n"
+                        b"Content-Length: %d\r\n\r\n%s" % (csrf.encode(), len(body), body)
+                    )
+                    answer = sock.recv(20)
+                    hashed.append(int(answer.split()[1]))
+                    if answer.startswith(b"HTTP/1.1 503"):
+                        time.sleep(0.1)
+
+        attackers = [threading.Thread(target=wrong_passwords) for _ in range(12)]
+        for thread in attackers:
+            thread.start()
+        latencies: list[float] = []
+        try:
+            time.sleep(1)  # the lane is full
+            until = time.monotonic() + 8
+            while time.monotonic() < until:
+                for phone in phones.values():
+                    asked = time.monotonic()
+                    assert phone.request("GET", poll)[0] == 204
+                    latencies.append(time.monotonic() - asked)
+                time.sleep(0.1)
+        finally:
+            stop.set()
+            for thread in attackers:
+                thread.join(60)
+        assert hashed.count(200) >= 4  # they were answered, password by password
+        p95 = statistics.quantiles(latencies, n=20)[-1]
+        assert p95 < 0.2, f"p95 {p95 * 1000:.0f} ms over {len(latencies)} polls"
+    finally:
+        process.terminate()
+        process.wait(10)
