@@ -19,20 +19,24 @@ the trusted proxy's forwarded address and scheme are applied (:func:`behind_a_pr
 
 Why WSGI and a bounded wait for bodies, and not Django's ASGI handler (which reads a
 body on the event loop, so a client that never sends it holds no thread at all):
-measured side by side on the 2-core machine (granian, one process, wrk with 16
-connections, two runs): a bare Django view 999 and 986 requests/s at p95 45 and 44
-ms through WSGI, 264 and 138 requests/s at p95 91 and 153 ms through ASGI; the night
-page 28 and 28 against 23 and 21 requests/s; an unchanged poll through Django 218
-and 203 against 90 and 85. ASGI runs each request's Django part on a thread of its
-own made for it, with a database connection of its own: at a quarter of the bare
-view's rate one process could not hold the polls of the tables it serves. And a body
-cannot be cut off under WSGI: granian has no timeout for one
-(emmett-framework/granian#728, "wontfix"), and a 408 sent while a thread still
-waits for the body leaves that thread and the connection waiting until the client
-goes (measured: 13 s, the client's whole stay). So the wait is bounded instead: a
-client address may have PER_ADDRESS bodies on the way and the process ALL, on
-threads of their own that never do the app's work, and past that it is answered 503
-at once (a phone keeps its save and sends it again).
+measured side by side on the 2-core machine (granian, one process, SQLite, wrk with
+16 connections; two runs each, in two sittings), requests/s and p95:
+
+    bare Django view  WSGI 999, 986, 1,221, 805 (p95 38-60 ms)
+                      ASGI 264, 138, 245, 190 (p95 79-155 ms)
+    the night page    WSGI 28, 28, 20, 17    ASGI 23, 21, 12, 16
+    a poll (Django)   WSGI 218, 203, 160, 164    ASGI 90, 85, 85, 86
+
+Django's ASGI handler runs each request's Django part on a thread made for that
+request (asgiref's ThreadSensitiveContext), so each also opens a database
+connection of its own: at a fifth to a quarter of the bare view's rate, one process
+could not hold the polls of the tables it serves. And under WSGI a body cannot be cut off: granian
+has no timeout for one (emmett-framework/granian#728, "wontfix"), and a 408 sent
+while a thread still reads the body leaves that thread and the connection waiting
+until the client goes (measured: 13 s, the client's whole stay). So the wait is
+bounded instead: a client address may have PER_ADDRESS bodies on the way and the
+process ALL, on threads that never do the app's work, and past that the answer is
+503 at once (a phone keeps its save and sends it again).
 
 ``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
 own threads and database connections; `make run` keeps one, so whatever a process
@@ -78,14 +82,22 @@ SWITCH_INTERVAL = 0.0005
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def _answer(start_response: Callable[..., Any], status: str, *extra: tuple[str, str]) -> list:
-    headers = [("Content-Type", "text/plain"), ("Content-Length", "0"), ("Connection", "close")]
+def _answer(
+    start_response: Callable[..., Any], status: str, *extra: tuple[str, str], words: bytes = b""
+) -> list[bytes]:
+    headers = [
+        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Content-Length", str(len(words))),
+        ("Connection", "close"),
+    ]
     start_response(status, [*headers, *extra])
-    return []
+    return [words] if words else []
 
 
-def _busy(start_response: Callable[..., Any]) -> list:
-    return _answer(start_response, "503 Service Unavailable", ("Retry-After", "2"))
+def _busy(start_response: Callable[..., Any]) -> list[bytes]:
+    # A save's 503 is kept and sent again by the phone; a login form's is a page.
+    words = b"The server is busy for a moment. Please try again.\n"
+    return _answer(start_response, "503 Service Unavailable", ("Retry-After", "2"), words=words)
 
 
 class BodyReads:
