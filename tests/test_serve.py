@@ -4,6 +4,7 @@ in its own), and a TLS proxy's headers believed from it only."""
 
 import io
 import threading
+import time
 
 from django.urls import reverse
 
@@ -208,3 +209,28 @@ def test_the_password_paths_are_the_pages_that_check_passwords():
         assert not hashes_a_password({"REQUEST_METHOD": "GET", "PATH_INFO": url})
     night_save = reverse("entry_save", args=[1])
     assert not hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": night_save})
+
+
+def test_turns_go_to_requests_in_the_order_they_came():
+    lane = Lane(1)
+    assert lane.enter()
+    entered: list[int] = []
+
+    def wait_in_line(number: int) -> None:
+        lane.enter()
+        entered.append(number)
+        lane.leave()
+
+    waiting = []
+    for number in range(5):
+        thread = threading.Thread(target=wait_in_line, args=(number,))
+        thread.start()
+        waiting.append(thread)
+        time.sleep(0.05)  # each is in the queue before the next comes
+    # One that comes just as the turn is handed on does not go before them.
+    lane.leave()
+    late = threading.Thread(target=wait_in_line, args=(99,))
+    late.start()
+    for thread in [*waiting, late]:
+        thread.join(5)
+    assert entered == [0, 1, 2, 3, 4, 99]
