@@ -97,10 +97,20 @@ def _answer(
     return [words] if words else []
 
 
-def _busy(start_response: Callable[..., Any]) -> list[bytes]:
-    # A save's 503 is kept and sent again by the phone; a login form's is a page.
-    words = b"The server is busy for a moment. Please try again.\n"
-    return _answer(start_response, "503 Service Unavailable", ("Retry-After", "2"), words=words)
+def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    # A save's 503 is kept and sent again by the phone; a login form's is read, in the
+    # language Django would have answered in (the cookie, then Accept-Language).
+    from django.core.handlers.wsgi import WSGIRequest
+    from django.utils import translation
+
+    with translation.override(translation.get_language_from_request(WSGIRequest(environ))):
+        words = translation.gettext("The server is busy for a moment. Please try again.")
+    return _answer(
+        start_response,
+        "503 Service Unavailable",
+        ("Retry-After", "2"),
+        words=f"{words}\n".encode(),
+    )
 
 
 class BodyReads:
@@ -158,7 +168,7 @@ def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIAp
             return _answer(start_response, "413 Content Too Large")
         address = environ.get("REMOTE_ADDR", "")
         if not reads.start(address):
-            return _busy(start_response)
+            return _busy(environ, start_response)
         try:
             body = environ["wsgi.input"].read(MAX_REQUEST_BODY + 1)
         finally:
@@ -252,7 +262,7 @@ def in_lanes(app: WSGIApp, work: Lane, hashing: Lane) -> WSGIApp:
     def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         lane = hashing if hashes_a_password(environ) else work
         if not lane.enter():
-            return _busy(start_response)
+            return _busy(environ, start_response)
         try:
             answer = app(environ, start_response)
         except BaseException:

@@ -234,3 +234,27 @@ def test_turns_go_to_requests_in_the_order_they_came():
     for thread in [*waiting, late]:
         thread.join(5)
     assert entered == [0, 1, 2, 3, 4, 99]
+
+
+def test_a_login_turned_away_is_told_so_in_the_phones_language():
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    full = Lane(0, waiting=0)
+    served = in_lanes(app, Lane(1), full)
+    answered = []
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/login/",
+        "REMOTE_ADDR": "10.0.0.5",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_ACCEPT_LANGUAGE": "nl,en;q=0.5",
+        "wsgi.input": io.BytesIO(b""),
+    }
+    body = b"".join(served(environ, lambda status, headers: answered.append((status, headers))))
+    status, headers = answered[0]
+    assert status.startswith("503")
+    assert ("Retry-After", "2") in headers
+    assert body.decode() == "De server heeft het even druk. Probeer het zo opnieuw.\n"
