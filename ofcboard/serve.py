@@ -100,10 +100,12 @@ def _answer(
 def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
     # A save's 503 is kept and sent again by the phone; a login form's is read, in the
     # language Django would have answered in (the cookie, then Accept-Language).
-    from django.core.handlers.wsgi import WSGIRequest
+    from django.http import HttpRequest, parse_cookie
     from django.utils import translation
 
-    with translation.override(translation.get_language_from_request(WSGIRequest(environ))):
+    asking = HttpRequest()
+    asking.META, asking.COOKIES = environ, parse_cookie(environ.get("HTTP_COOKIE", ""))
+    with translation.override(translation.get_language_from_request(asking)):
         words = translation.gettext("The server is busy for a moment. Please try again.")
     return _answer(
         start_response,
