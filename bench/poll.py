@@ -73,6 +73,8 @@ def main() -> None:
     from scorekeeper.reads.polls import night_now
 
     call_command("migrate", verbosity=0)
+    # As `make run` does: the pages name the static files by their hashed names.
+    call_command("collectstatic", interactive=False, verbosity=0)
     night, user = build_night()
     client = Client()
     client.force_login(user)
