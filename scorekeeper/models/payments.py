@@ -48,8 +48,9 @@ class TabPayment(models.Model):
     payee_name = models.CharField(max_length=30)
     cents = models.PositiveIntegerField()
     # What the owed list looked like when the button was pressed, with who pays whom:
-    # a second tap on the same button finds this row instead of paying again.
-    key = models.CharField(max_length=200, unique=True)
+    # a second tap on the same button finds this row instead of paying again. Unique
+    # within the group: the same people owing the same in two groups make equal keys.
+    key = models.CharField(max_length=200)
     marked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -58,6 +59,7 @@ class TabPayment(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(cents__gt=0), name="tab_payment_positive"),
+            models.UniqueConstraint(fields=["group", "key"], name="tab_payment_once_per_group"),
         ]
 
     def __str__(self) -> str:

@@ -7,7 +7,7 @@ from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights, person_key
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.payments import pay_owed, set_settle_everything
-from tests.helpers import finish, make_night, play, seats_of
+from tests.helpers import finish, make_group, make_night, play, seats_of
 
 
 def _two_nights():
@@ -77,6 +77,22 @@ def test_the_same_button_pressed_twice_records_the_payment_once(db):
     assert once.pk == twice.pk
     assert TabPayment.objects.count() == 1
     assert _owed(first.group) == [("Bram", "Anna", 10)]
+
+
+@pytest.mark.parametrize("guests", [(), ("Kees",)], ids=["members", "a guest of one name"])
+def test_the_same_people_paying_the_same_in_two_groups_are_two_payments(db, guests):
+    players = ("Anna", "Bram")
+    totals = {"Anna": 5, "Bram": -5, **dict.fromkeys(guests, 0)}
+    paid = []
+    for name in ("Friday", "Holiday"):
+        night = make_night(players, guests=guests, group=make_group(name, members=players))
+        finish(play(night, totals))
+        paid.append(_pay(night.group, "Bram", "Anna", 50))
+
+    assert paid[0].key == paid[1].key  # the same people owing the same: equal keys
+    assert paid[0].pk != paid[1].pk
+    assert {tab.group.name for tab in TabPayment.objects.all()} == {"Friday", "Holiday"}
+    assert _owed(paid[0].group) == _owed(paid[1].group) == []
 
 
 def test_a_button_from_an_older_list_is_refused_and_changes_nothing(db):
