@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import partial
 from itertools import groupby
 
@@ -34,14 +35,17 @@ Stake = tuple[str, int]  # (currency, cents a point)
 
 
 def per_hand(points: int, hands: int) -> str:
-    """Points a hand to one decimal, signed: ``per_hand(-7, 4) == "−1.8"``.
+    """Points a hand to one decimal, signed, a half rounded away from zero as people
+    round it (Python's ``round`` would make 5 over 4 hands +1.2):
 
-    >>> per_hand(15, 4), per_hand(-7, 4), per_hand(0, 3)
-    ('+3.8', '−1.8', '0.0')
+    >>> per_hand(15, 4), per_hand(-7, 4), per_hand(5, 4), per_hand(-5, 4), per_hand(0, 3)
+    ('+3.8', '−1.8', '+1.3', '−1.3', '0.0')
     """
-    value = round(points / hands, 1) if hands else 0.0
-    text = decimal(abs(value), 1)  # "1,8" in Dutch
-    return f"+{text}" if value > 0 else f"{MINUS}{text}" if value < 0 else text
+    tenths = (abs(points) * 20 + hands) // (2 * hands) if hands else 0  # whole numbers only
+    text = decimal(Decimal(tenths) / 10, 1)  # "1,8" in Dutch
+    if not tenths:
+        return text
+    return f"+{text}" if points > 0 else f"{MINUS}{text}"
 
 
 @dataclass

@@ -150,6 +150,14 @@ def test_per_hand_rounds_to_one_decimal_with_a_real_minus():
     assert (per_hand(15, 4), per_hand(-7, 4), per_hand(0, 0)) == ("+3.8", "−1.8", "0.0")
 
 
+@pytest.mark.parametrize(
+    "points, hands, shown",
+    [(5, 4, "+1.3"), (-5, 4, "−1.3"), (1, 20, "+0.1"), (-1, 20, "−0.1"), (1, 21, "0.0")],
+)
+def test_per_hand_rounds_a_half_away_from_zero(points, hands, shown):
+    assert per_hand(points, hands) == shown
+
+
 @pytest.mark.parametrize("nights", [2, 6])
 def test_a_record_takes_the_same_queries_however_many_nights(
     make_group, make_night, django_assert_num_queries, nights
