@@ -101,6 +101,7 @@ def running_totals_svg(
     width: int = 360,
     height: int = 200,
     format_total: Callable[[int], str] = signed,
+    format_tick: Callable[[int], str] | None = None,
     empty_message: str = "No rounds yet",
     aria_label: str | None = None,
 ) -> str:
@@ -115,6 +116,8 @@ def running_totals_svg(
     grows if the labels need more room.
 
     With ``rounds == 0`` the chart is a zero line and ``empty_message``.
+    The y axis's ticks are whole numbers ("-300"), or whatever ``format_tick`` makes
+    of them (money for a chart of cents).
     ``aria_label`` replaces the accessible name's "``title`` after N rounds"
     (a page in another language says it in its own words).
 
@@ -151,7 +154,8 @@ def running_totals_svg(
 
     top, bottom_margin = 8, 20
     height = max(height, top + bottom_margin + _LABEL_GAP * (len(series) + 1))
-    longest_tick = max(len(_compact(tick)) for tick in ticks)
+    tick_text = format_tick or _compact
+    longest_tick = max(len(tick_text(tick)) for tick in ticks)
     left = 6 + longest_tick * _CHAR_WIDTH
     longest_label = max((len(label) for label in labels), default=0)
     right = min(width * 0.45, 14 + longest_label * _CHAR_WIDTH)
@@ -180,7 +184,7 @@ def running_totals_svg(
     for tick in ticks:
         parts.append(
             f'<text x="{_n(plot_left - 4)}" y="{_n(y_at(tick) + _FONT_SIZE * 0.35)}"'
-            f' text-anchor="end">{_escape(_compact(tick))}</text>'
+            f' text-anchor="end">{_escape(tick_text(tick))}</text>'
         )
     for round_number in range(0, rounds + 1, round_step):
         parts.append(

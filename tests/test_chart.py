@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.chart import ChartSeries, _thinned, running_totals_svg
-from scorekeeper.formatting import signed
+from scorekeeper.formatting import money, signed
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -371,3 +371,19 @@ def test_thinning_keeps_each_runs_lowest_and_highest_point_in_order():
 def test_a_short_night_keeps_every_point():
     root = parse(running_totals_svg(NIGHT, rounds=3))
     assert [len(line) for line in polylines(root)] == [4, 4, 4]
+
+
+def y_ticks(root: ET.Element) -> list[str]:
+    (ticks,) = [group for group in root.iter(f"{SVG}g") if group.get("class") == "ticks"]
+    return [text.text for text in ticks if text.get("text-anchor") == "end"]
+
+
+def test_the_y_axis_says_what_its_numbers_are_when_told():
+    series = [ChartSeries("Anna", [-300, 150])]
+    plain = y_ticks(parse(running_totals_svg(series, rounds=2)))
+    assert "-200" in plain
+    shown = y_ticks(
+        parse(running_totals_svg(series, rounds=2, format_tick=lambda cents: money(cents, "GBP")))
+    )
+    assert "−£2.00" in shown and "£0.00" in shown
+    assert not any(tick.lstrip("-").isdigit() for tick in shown)

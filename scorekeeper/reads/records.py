@@ -184,6 +184,7 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
             rounds=len(lines),
             title=gettext("Money in %(currency)s after each night") % {"currency": currency},
             format_total=partial(money, currency=currency),
+            format_tick=partial(money, currency=currency),
             empty_message=gettext("No rounds yet"),
             aria_label=ngettext(
                 "Money in %(currency)s after %(count)d night",
