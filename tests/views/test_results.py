@@ -379,6 +379,20 @@ def test_someone_who_left_still_owes_and_is_marked_as_gone(make_night, login):
     assert 'class="badge left">left</span>' in page.content.decode()
 
 
+def test_settle_everythings_payments_mark_who_left_as_the_group_page_does(make_night, login):
+    first = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
+    tonight = finish(play(make_night(group=first.group), {"Anna": 0, "Bram": 0, "Chris": 0}))
+    Group.objects.filter(pk=first.group_id).update(settle_everything=True)
+    leave_group(group=first.group, user=User.objects.get(name="Chris"))
+
+    html = login("Anna").get(settle_url(tonight)).content.decode()
+
+    start = html.index('data-testid="payments"')
+    payments = html[start : html.index("</ul>", start)]
+    chris = payments.index("Chris")
+    assert payments.index('class="badge left">left</span>', chris) < payments.index("→", chris)
+
+
 def test_a_stranger_cannot_see_or_pay_the_groups_tab(make_night, login, make_user):
     first, _ = _two_finished_nights(make_night)
     make_user("Zed")
