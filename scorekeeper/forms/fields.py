@@ -1,10 +1,13 @@
 """Fields for what people type on a phone: a hand's total and an amount of money."""
 
+import re
+import unicodedata
 from decimal import Decimal
 
 from django import forms
 from django.core.validators import RegexValidator
-from django.utils.formats import number_format
+from django.utils import numberformat
+from django.utils.formats import get_format, number_format
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -59,10 +62,37 @@ class SaveKeyField(forms.CharField):
 
 
 class MoneyField(forms.DecimalField):
-    """An amount typed on a phone: "0,10" as well as "0.10", a currency sign allowed.
+    """An amount typed on a phone, read the way the page writes amounts.
 
     Cleans to whole cents (an int), or None when left blank; money is never a float.
+
+    The marks are the active language's: its decimal mark (Django's
+    ``DECIMAL_SEPARATOR``) and, as thousands mark, the other of point and comma, as
+    ``formatting.money`` writes them ("€1,234.50" in English and Chinese,
+    "€ 1.234,50" in Dutch). Then:
+
+    - spaces (non-breaking and narrow ones too), a currency sign (€ $ £ ¥ ₹) and a
+      plus or minus sign are left out; full-width digits and marks read as ASCII;
+    - both marks: thousands marks between groups of three, then one decimal mark
+      ("1,234.50" in English, "1.234,50" in Dutch);
+    - the thousands mark alone between groups of three is a thousands mark
+      ("1,234" is 1234 in English, "1.234" in Dutch; "1,234,567");
+    - otherwise one mark of either kind is the decimal mark, in every language:
+      "0,10" and "0.10" are ten cents, "1234,5" is 1234.50;
+    - refused as ambiguous, with an example in the language's marks ("Write it as
+      1234.50 or 1,234.50."): the decimal mark where a thousands mark would fit
+      ("1.234" in English, "1,234" in Dutch: a thousand, or one and a bit?), and
+      both marks in another order or grouping than the language's ("1.234,50" in
+      English);
+    - anything else is not an amount (the form's "invalid" message), and more than
+      two decimals is the form's "max_decimal_places" one ("0.105", "1.2345").
     """
+
+    default_error_messages = {
+        "ambiguous": _(
+            "This amount can be read more than one way. Write it as %(plain)s or %(grouped)s."
+        ),
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("decimal_places", 2)
@@ -71,8 +101,58 @@ class MoneyField(forms.DecimalField):
 
     def to_python(self, value):
         if isinstance(value, str):
-            value = value.strip().strip("€$£¥₹").strip().replace(",", ".")
+            value = self.as_decimal_text(value)
         return super().to_python(value)
+
+    def as_decimal_text(self, typed: str) -> str:
+        """``typed`` as Python's ``Decimal`` reads it ("1234.50"), or "" when blank."""
+        text = "".join(unicodedata.normalize("NFKC", typed).split())
+        found = AMOUNT.fullmatch(text)
+        if not found or (found["sign"] and found["late_sign"]):
+            raise self.not_an_amount()
+        minus = "-" if (found["sign"] or found["late_sign"]) in ("-", "\u2212") else ""
+        body = found["body"]
+        if not body:
+            if found["sign"] or found["late_sign"]:
+                raise self.not_an_amount()
+            return ""
+        decimal_mark, thousands_mark = marks()
+        used = [mark for mark in ".," if mark in body]
+        if not used:
+            return minus + body
+        if len(used) == 2:
+            whole, _point, cents = body.rpartition(decimal_mark)
+            if thousands_mark in cents or not grouped(whole, thousands_mark):
+                raise self.ambiguous()
+            return minus + whole.replace(thousands_mark, "") + "." + cents
+        (mark,) = used
+        if grouped(body, mark):
+            if mark != thousands_mark:
+                raise self.ambiguous()
+            return minus + body.replace(mark, "")
+        if body.count(mark) > 1:
+            raise self.not_an_amount()
+        return minus + body.replace(mark, ".")
+
+    def not_an_amount(self) -> forms.ValidationError:
+        # Also what Decimal would take but no one means: "1e3", "NaN", "1.2.3".
+        return forms.ValidationError(self.error_messages["invalid"], code="invalid")
+
+    def ambiguous(self) -> forms.ValidationError:
+        # Django's number_format would write Chinese without a thousands mark, but
+        # the pages write money with one, so the example is made with the marks above.
+        decimal_mark, thousands_mark = marks()
+        example = Decimal("1234.50")
+        return forms.ValidationError(
+            self.error_messages["ambiguous"],
+            code="ambiguous",
+            params={
+                "plain": numberformat.format(example, decimal_mark, 2),
+                "grouped": numberformat.format(
+                    example, decimal_mark, 2, 3, thousands_mark, force_grouping=True
+                ),
+            },
+        )
 
     def prepare_value(self, value):
         # Shown as the reader's language writes amounts ("0,10" in Dutch); either mark
@@ -84,6 +164,31 @@ class MoneyField(forms.DecimalField):
     def clean(self, value) -> int | None:
         amount: Decimal | None = super().clean(value)
         return None if amount is None else int(amount * 100)
+
+
+# An amount once its spaces are out: a sign, a currency sign, digits and marks.
+AMOUNT = re.compile(
+    r"(?P<sign>[+\-\u2212])?[€$£¥₹]?(?P<late_sign>[+\-\u2212])?(?P<body>[0-9.,]*)[€$£¥₹]?"
+)
+
+
+def marks() -> tuple[str, str]:
+    """The active language's decimal mark and thousands mark for money."""
+    decimal_mark = get_format("DECIMAL_SEPARATOR")
+    return decimal_mark, "," if decimal_mark == "." else "."
+
+
+def grouped(text: str, mark: str) -> bool:
+    """Whether ``text`` is digits in thousands split by ``mark``: "1,234", "12,345,678"
+    (not "1,23", "0,500" or "1234")."""
+    head, *groups = text.split(mark)
+    return (
+        bool(groups)
+        and 1 <= len(head) <= 3
+        and head.isdigit()
+        and not head.startswith("0")
+        and all(len(group) == 3 and group.isdigit() for group in groups)
+    )
 
 
 class TitleField(forms.CharField):
