@@ -1,6 +1,7 @@
 """Display names: the name a person signs in with is the name the others see."""
 
 import unicodedata
+from collections.abc import Iterable
 from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
@@ -90,3 +91,15 @@ def look_alike_key(name: str) -> str:
     classes = _look_alike_classes()
     folded = unicodedata.normalize("NFKC", name).casefold()
     return "".join(classes.get(ch, ch) for ch in "".join(folded.split()))
+
+
+def taken_by(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that ``name`` could be taken for: the same name in
+    other capitals, or one that looks just like it (:func:`look_alike_key`); else None.
+
+    >>> members = ["Anna", "Kees"]
+    >>> taken_by("KEES", members), taken_by("K\u0435es", members), taken_by("Kees B", members)
+    ('Kees', 'Kees', None)
+    """
+    key = look_alike_key(name)
+    return next((other for other in others if look_alike_key(other) == key), None)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
+from scorekeeper.names import taken_by
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart, checked_table_rules
@@ -90,6 +91,8 @@ def start_night(
             _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
         )
     guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
+    for guest in guests:
+        check_guest_name(group, guest)
     check_names_apart(group, guests, seated=names)
 
     night = Night.objects.create(
@@ -113,6 +116,39 @@ def start_night(
     group.default_point_cents = point_cents
     group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
     return night
+
+
+_MEMBER_NOT_A_GUEST = gettext_lazy(
+    "%(name)s is a member of this group: pick them from the members, "
+    "or add a letter to tell the guest apart."
+)
+_FORMER_MEMBER_NOT_A_GUEST = gettext_lazy(
+    "%(name)s was a member of this group. If it is them, they can join again through "
+    "the invitation link; if not, add a letter to tell the guest apart."
+)
+
+
+def check_guest_name(group: Group, name: str) -> None:
+    """Refuse a guest's (cleaned) ``name`` when it is, or looks just like, the name of
+    anyone who is or was a member of ``group``, at the table tonight or not: the pages
+    would show two people of one name ("Kees → Kees €0.30") and split their money."""
+    # Former members count too: their nights keep their name in the history, the
+    # records and what is still owed across nights, where a guest of that name would
+    # read as them; they may also join again. If the guest is them, joining again
+    # through the invitation link puts tonight beside their own results.
+    for members, same_name in (
+        (group.memberships.current(), _MEMBER_NOT_A_GUEST),
+        (group.memberships.former(), _FORMER_MEMBER_NOT_A_GUEST),
+    ):
+        other = taken_by(name, members.values_list("user__name", flat=True))
+        if other is None:
+            continue
+        if other.casefold() == name.casefold():
+            raise Refused(same_name % {"name": other})
+        raise Refused(
+            _('"%(name)s" looks just like "%(other)s". Pick a name the others can tell apart.')
+            % {"name": name, "other": other}
+        )
 
 
 _KIND_REFUSALS = {
