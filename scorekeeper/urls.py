@@ -31,6 +31,7 @@ GROUP_PAGES = [
     ("export.<str:fmt>", results.group_export, "group_export"),
     ("owed/", results.group_owed, "group_owed"),
     ("owed/pay/", results.owed_pay, "owed_pay"),
+    ("owed/paid/<id:payment_id>/undo/", results.owed_undo, "owed_undo"),
 ]
 
 NIGHT_PAGES = [

@@ -1,6 +1,8 @@
 """Settlement payments someone marked as paid: a night's own, and what was still
 owed across nights."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -8,6 +10,9 @@ from django.utils import timezone
 
 from scorekeeper.models.groups import Group
 from scorekeeper.models.nights import Night, Seat
+
+if TYPE_CHECKING:
+    from scorekeeper.models.accounts import User
 
 
 class Payment(models.Model):
@@ -64,6 +69,13 @@ class TabPayment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_name} pays {self.payee_name} {self.cents}"
+
+    def may_be_undone_by(self, user: "User") -> bool:
+        """Either side of the payment, or whoever entered it, may take it back (its
+        parts name both sides' seats; a guest's side has no account to do it)."""
+        if user.pk == self.marked_by_id:
+            return True
+        return any(part.seat.user_id == user.pk for part in self.parts.all())
 
 
 class TabPart(models.Model):

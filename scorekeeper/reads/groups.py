@@ -5,9 +5,9 @@ from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scorekeeper.models import Group, Membership, Round
+from scorekeeper.models import Group, Membership, Round, User
 from scorekeeper.reads.history import newest_nights, night_summaries
-from scorekeeper.reads.owed import owed_across_nights
+from scorekeeper.reads.owed import owed_across_nights, paid_across_nights
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -90,10 +90,10 @@ def qr_svg(url: str) -> SafeString:
     return mark_safe(svg)
 
 
-def group_page(group: Group, base_url: str, *, before: int | None = None) -> dict:
-    """Everything the group page shows: members, nights (the finished ones a page at
-    a time, from just after the night ``before``), what is still owed across them,
-    and the invitation at ``base_url`` with its QR code."""
+def group_page(group: Group, base_url: str, reader: User, *, before: int | None = None) -> dict:
+    """Everything the group page shows ``reader``: members, nights (the finished ones a
+    page at a time, from just after the night ``before``), what is still owed across
+    them and what was paid, and the invitation at ``base_url`` with its QR code."""
     link = group.invite_url(base_url)
     return {
         "group": group,
@@ -101,5 +101,10 @@ def group_page(group: Group, base_url: str, *, before: int | None = None) -> dic
         "invite_url": link,
         "qr": qr_svg(link),
         **group_nights(group, before=before),
-        "owed": owed_across_nights(group),
+        **owed_part(group, reader),
     }
+
+
+def owed_part(group: Group, reader: User) -> dict:
+    """The group page's "Still owed" part: what is owed, and the latest payments."""
+    return {"owed": owed_across_nights(group), "paid": paid_across_nights(group, reader)}

@@ -18,12 +18,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import IntegerField, Q, QuerySet, Sum, Value
+from django.db.models import IntegerField, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scorekeeper.i18n import decimal
-from scorekeeper.models import Group, Night, Payment, Seat
-from scorekeeper.models.payments import TabPart
+from scorekeeper.models import Group, Night, Payment, Seat, User
+from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.results import seat_results
 from scorekeeper.settlement import settle
 
@@ -150,6 +150,24 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
     )
     fingerprint = hashlib.sha256(state.encode()).hexdigest()[:32]
     return Owed(seats=lines, people=people, payments=payments, fingerprint=fingerprint)
+
+
+@dataclass(frozen=True)
+class PaidLine:
+    """A payment across nights someone marked, and whether the reader may take it back."""
+
+    payment: TabPayment
+    undoable: bool
+
+
+def paid_across_nights(group: Group, reader: User, *, most: int = 10) -> list[PaidLine]:
+    """The group's latest payments across nights, newest first (two queries)."""
+    payments = (
+        group.tab_payments.select_related("marked_by")
+        .prefetch_related(Prefetch("parts", queryset=TabPart.objects.select_related("seat")))
+        .order_by("-marked_at", "-pk")[:most]
+    )
+    return [PaidLine(payment, payment.may_be_undone_by(reader)) for payment in payments]
 
 
 def finished_nights(group: Group) -> QuerySet[Night]:

@@ -139,6 +139,27 @@ def pay_owed(
 
 
 @transaction.atomic
+def undo_owed_payment(*, group: Group, payment: TabPayment, by: User) -> TabPayment:
+    """Take back a payment across nights entered by mistake: what it cleared is owed
+    again, on the same nights. Either side, or whoever entered it, may."""
+    lock_group(group.pk)
+    found = (
+        TabPayment.objects.filter(pk=payment.pk, group=group)
+        .prefetch_related("parts__seat")
+        .first()
+    )
+    if found is None:
+        raise Refused(_("That payment was taken back already."))
+    if not found.may_be_undone_by(by):
+        raise Refused(
+            _("Only %(payer)s, %(payee)s or whoever marked it can take this payment back.")
+            % {"payer": found.payer_name, "payee": found.payee_name}
+        )
+    found.delete()  # its parts go with it
+    return found
+
+
+@transaction.atomic
 def set_settle_everything(*, group: Group, on: bool, by: User) -> None:
     """Whether each night's settlement folds in what is still owed from earlier nights."""
     lock_group(group.pk)

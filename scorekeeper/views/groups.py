@@ -71,7 +71,7 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
         context = {"group": group, "more": True, **night_history_page(group, before=before)}
         return render(request, "scorekeeper/group.html#night-list", context)
     context = {
-        **group_page(group, site_url(request), before=before),
+        **group_page(group, site_url(request), request.user, before=before),
         "link_form": InviteLinkForm(),
     }
     return render(request, "scorekeeper/group.html", context)

@@ -16,10 +16,11 @@ from scorekeeper.forms.groups import InviteLinkForm
 from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
 from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, User
+from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads import exports
-from scorekeeper.reads.groups import group_page
+from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
-from scorekeeper.reads.owed import folded_settlement, owed_across_nights
+from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
 from scorekeeper.reads.share import share_text
@@ -132,9 +133,9 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     owed" part, or for htmx only that part."""
     group = member_group(request, group_id)
     if request.htmx:
-        context = {"group": group, "owed": owed_across_nights(group)}
+        context = {"group": group, **owed_part(group, request.user)}
         return render(request, "scorekeeper/group.html#owed", context)
-    context = {**group_page(group, site_url(request)), "link_form": InviteLinkForm()}
+    context = {**group_page(group, site_url(request), request.user), "link_form": InviteLinkForm()}
     return render(request, "scorekeeper/group.html", context)
 
 
@@ -143,6 +144,24 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
 def owed_pay(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
     _pay_owed(request, group)
+    return redirect(reverse("group_detail", args=[group.pk]) + "#owed")
+
+
+@require_POST
+@login_required
+def owed_undo(request: AuthenticatedRequest, group_id: int, payment_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    payment = get_object_or_404(TabPayment, pk=payment_id, group=group)
+    change_and_say(
+        request,
+        lambda: payment_services.undo_owed_payment(group=group, payment=payment, by=request.user),
+        _("%(payer)s → %(payee)s %(amount)s is owed again.")
+        % {
+            "payer": payment.payer_name,
+            "payee": payment.payee_name,
+            "amount": money(payment.cents, payment.currency),
+        },
+    )
     return redirect(reverse("group_detail", args=[group.pk]) + "#owed")
 
 

@@ -6,8 +6,9 @@ from scorekeeper.models import Group, User
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights, person_key
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.payments import pay_owed, set_settle_everything
-from tests.helpers import finish, make_group, make_night, play, seats_of
+from scorekeeper.services.groups import join_group
+from scorekeeper.services.payments import pay_owed, set_settle_everything, undo_owed_payment
+from tests.helpers import finish, make_group, make_night, make_user, play, seats_of
 
 
 def _two_nights():
@@ -184,3 +185,46 @@ def test_only_a_member_changes_whether_the_group_settles_everything(db):
     with pytest.raises(Refused):
         set_settle_everything(group=night.group, on=False, by=outsider)
     assert Group.objects.get().settle_everything
+
+
+@pytest.mark.parametrize("who", ["Chris", "Anna", "Bram"], ids=["payer", "payee", "entered it"])
+def test_a_payment_across_nights_can_be_taken_back_by_either_side_or_whoever_entered_it(db, who):
+    first, _ = _two_nights()
+    group = first.group
+    tab = pay_owed(
+        group=group,
+        payer=_key("Chris"),
+        payee=_key("Anna"),
+        cents=70,
+        currency="EUR",
+        fingerprint=owed_across_nights(group).fingerprint,
+        marked_by=User.objects.get(name="Bram"),
+    )
+
+    undo_owed_payment(group=group, payment=tab, by=User.objects.get(name=who))
+
+    assert not TabPayment.objects.exists() and not TabPart.objects.exists()
+    assert _owed(group) == [("Chris", "Anna", 90), ("Bram", "Anna", 10)]
+
+
+def test_someone_else_cannot_take_a_payment_back_and_it_stays(db):
+    first, _ = _two_nights()
+    group = first.group
+    join_group(group=group, user=make_user("Dora"))
+    tab = _pay(group, "Chris", "Anna", 70)  # entered by Anna, the payee
+
+    with pytest.raises(Refused, match="Only Chris, Anna or whoever marked it"):
+        undo_owed_payment(group=group, payment=tab, by=User.objects.get(name="Dora"))
+
+    assert TabPayment.objects.get() == tab
+    assert _owed(group) == [("Chris", "Anna", 20), ("Bram", "Anna", 10)]
+
+
+def test_a_payment_taken_back_twice_is_refused_the_second_time(db):
+    first, _ = _two_nights()
+    tab = _pay(first.group, "Chris", "Anna", 70)
+    anna = User.objects.get(name="Anna")
+    undo_owed_payment(group=first.group, payment=tab, by=anna)
+
+    with pytest.raises(Refused, match="taken back already"):
+        undo_owed_payment(group=first.group, payment=tab, by=anna)

@@ -1,6 +1,7 @@
 """The settlement page: points, money, payments, the loss cap, marking paid."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.formatting import money
@@ -8,7 +9,7 @@ from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.nights import end_night
-from tests.helpers import finish, play, rounds_of, settle_url
+from tests.helpers import finish, log_in, play, rounds_of, settle_url
 
 # --- the settlement ---------------------------------------------------------------
 
@@ -308,6 +309,32 @@ def test_the_owed_page_nets_every_finished_night_and_marking_paid_clears_it(make
     assert "Chris paid Anna €0.90: marked." in response.content.decode()
 
 
+def test_a_payment_across_nights_entered_by_mistake_is_taken_back_from_the_group_page(
+    make_night, login
+):
+    first, _ = _two_finished_nights(make_night)
+    chris = login("Chris")
+    page = chris.get(owed_url(first))
+    chris.post(reverse("owed_pay", args=[first.group_id]), _pay_form(page))
+    tab = TabPayment.objects.get()
+
+    page = chris.get(owed_url(first))
+    html = page.content.decode()
+    start = html.index('data-testid="paid-across-nights"')
+    paid = html[start : html.index("</ul>", start)]
+    assert "Chris" in paid and "€0.90" in paid and "marked by Chris" in paid
+    assert reverse("owed_undo", args=[first.group_id, tab.pk]) in paid
+    # Bram is neither side and did not enter it: no Undo for him.
+    bram_page = log_in(Client(), "Bram").get(owed_url(first)).content.decode()
+    assert reverse("owed_undo", args=[first.group_id, tab.pk]) not in bram_page
+
+    response = chris.post(reverse("owed_undo", args=[first.group_id, tab.pk]), follow=True)
+
+    assert "Chris → Anna €0.90 is owed again." in response.content.decode()
+    assert _owed_on(response) == [("Chris", "Anna", 90), ("Bram", "Anna", 10)]
+    assert not TabPayment.objects.exists()
+
+
 def test_a_partial_payment_is_typed_in_and_the_rest_stays_owed(make_night, login):
     first, _ = _two_finished_nights(make_night)
     client = login("Chris")
@@ -420,8 +447,8 @@ def test_the_owed_part_takes_the_same_queries_however_many_nights(
         finish(play(night, *rounds_of(2 + 2 * index)))
     client = login("Anna")
     # User, group; the seats with their points, the nights' marks, the tab's parts, who
-    # left (the session comes from its cache).
-    with django_assert_num_queries(6):
+    # left, the latest payments across nights (the session comes from its cache).
+    with django_assert_num_queries(7):
         page = client.get(owed_url(first), HTTP_HX_REQUEST="true")
     body = page.content.decode()
     # Each night leaves Chris owing Anna €1.20 and Bram owing her €0.30.
