@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
 from scorekeeper.formatting import signed
-from scorekeeper.i18n import difference
+from scorekeeper.i18n import difference, money
 from scorekeeper.models import (
     MAX_POINTS,
     Entry,
@@ -24,6 +24,7 @@ from scorekeeper.models import (
     User,
     points_in_range,
 )
+from scorekeeper.models.payments import TabPart
 from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
 from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
@@ -257,17 +258,11 @@ def edit_round(
                 _("Round %(number)d has not gone through, so there is nothing to fix.")
                 % {"number": number}
             )
+        _refuse_under_paid_money(night)
         if seen is not None:
             current = fix_state(round_, round_.entries.all())
             if seen != current:
                 raise OutOfDateFix(_changed_since(round_, seen))
-        if night.payments.exists():
-            raise Refused(
-                _(
-                    "Payments of this night are already marked paid. Undo those marks on the "
-                    "settlement first, so nobody pays twice."
-                )
-            )
         entries = {entry.seat_id: entry for entry in round_.entries.select_related("seat")}
         if set(points) != set(entries):
             raise Refused(_("Give a total for every player of the round."))
@@ -288,6 +283,27 @@ def edit_round(
         if changes:
             RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
         return round_
+
+
+def _refuse_under_paid_money(night: Night) -> None:
+    """A fix would change what was settled under a payment already made: refused in
+    words naming the payment, until it is taken back (a night's mark on its settlement
+    page, a payment across nights on the group page)."""
+    mark = night.payments.select_related("payer", "payee").first()
+    if mark is not None:
+        payer, payee, cents = mark.payer.name, mark.payee.name, mark.cents
+    else:
+        part = TabPart.objects.filter(seat__night=night).select_related("payment").first()
+        if part is None:
+            return
+        payer, payee, cents = part.payment.payer_name, part.payment.payee_name, part.payment.cents
+    raise Refused(
+        _(
+            "Money from this night was paid already (%(payer)s → %(payee)s %(amount)s). "
+            "Take that payment back first, then fix the round."
+        )
+        % {"payer": payer, "payee": payee, "amount": money(cents, night.currency)}
+    )
 
 
 @transaction.atomic

@@ -3,10 +3,12 @@ Fantasyland and the button."""
 
 import pytest
 
-from scorekeeper.models import Entry, RoundEdit, User
+from scorekeeper.models import Entry, Night, RoundEdit, User
+from scorekeeper.reads.owed import owed_across_nights, person_key
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.payments import mark_paid, pay_owed, undo_owed_payment, unmark_paid
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
-from tests.helpers import enter, open_round, play_round, seats_of
+from tests.helpers import enter, finish, open_round, play, play_round, seats_of
 
 
 def test_a_round_goes_through_when_totals_sum_to_zero(make_night):
@@ -199,3 +201,55 @@ def test_undo_is_refused_once_the_next_hand_has_entries(make_night):
     enter(night, "Anna", 1)
     with pytest.raises(Refused, match="already has entries"):
         undo_last_round(night=night, by=User.objects.get(name="Anna"))
+
+
+def _fix_anna_and_bram(night, by):
+    seats = seats_of(night)
+    edit_round(
+        night=night,
+        number=1,
+        edited_by=by,
+        points={seats["Anna"].pk: 8, seats["Bram"].pk: -5, seats["Chris"].pk: -3},
+    )
+
+
+def test_a_finished_nights_fix_is_refused_once_its_money_was_marked_paid_until_taken_back(
+    make_night,
+):
+    night = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
+    seats, anna = seats_of(night), User.objects.get(name="Anna")
+    mark = mark_paid(
+        night=night, payer=seats["Chris"], payee=seats["Anna"], cents=60, marked_by=anna
+    )
+    version = Night.objects.get(pk=night.pk).version
+
+    with pytest.raises(Refused, match=r"paid already \(Chris → Anna €0.60\)"):
+        _fix_anna_and_bram(night, anna)
+    assert Night.objects.get(pk=night.pk).version == version
+    assert not RoundEdit.objects.exists()
+
+    unmark_paid(night=night, payment=mark, by=anna)
+    _fix_anna_and_bram(night, anna)
+    assert RoundEdit.objects.get().changes == [["Anna", 10, 8], ["Bram", -4, -5], ["Chris", -6, -3]]
+
+
+def test_a_fix_is_refused_under_a_payment_across_nights_until_it_is_taken_back(make_night):
+    night = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
+    group, anna = night.group, User.objects.get(name="Anna")
+    owed = owed_across_nights(group)
+    tab = pay_owed(
+        group=group,
+        payer=person_key(seats_of(night)["Chris"]),
+        payee=person_key(seats_of(night)["Anna"]),
+        cents=60,
+        currency="EUR",
+        fingerprint=owed.fingerprint,
+        marked_by=anna,
+    )
+
+    with pytest.raises(Refused, match="Take that payment back first"):
+        _fix_anna_and_bram(night, anna)
+
+    undo_owed_payment(group=group, payment=tab, by=anna)
+    _fix_anna_and_bram(night, anna)
+    assert RoundEdit.objects.count() == 1

@@ -175,7 +175,7 @@ def test_a_round_cannot_be_fixed_once_payments_are_marked_paid(make_night, login
     from scorekeeper.services.rounds import edit_round
 
     seats = {seat.name: seat.pk for seat in night.seats.all()}
-    with pytest.raises(Refused, match="already marked paid"):
+    with pytest.raises(Refused, match=r"paid already \(Chris → Anna €1.20\)"):
         edit_round(
             night=night,
             number=1,
