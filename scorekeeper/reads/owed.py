@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from django.db.models import IntegerField, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.i18n import decimal
 from scorekeeper.models import Group, Night, Payment, Seat, User
@@ -105,8 +106,21 @@ def _seats(nights: QuerySet[Night]) -> list[Seat]:
     )
 
 
+CANNOT_FOLD = gettext_lazy(
+    "This night's settlement cannot include the earlier nights now: a payment across "
+    "nights also paid off a night after this one. What is still owed is on the group page."
+)
+
+
+class HalfPaidAcross(ValueError):
+    """The nights asked for do not add up to zero: a payment across nights cleared
+    some of them and some nights outside them (a later night, for a night's folded
+    settlement), so who pays whom cannot be worked out from them alone."""
+
+
 def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
-    """What is still owed from ``nights`` (of ``group``) and who pays whom (four queries)."""
+    """What is still owed from ``nights`` (of ``group``) and who pays whom (four
+    queries); :class:`HalfPaidAcross` when they do not add up to zero."""
     seats = _seats(nights)
     by_night: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
@@ -140,6 +154,8 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
         lines.append(SeatOwed(seat=seat, person=key, cents=cents))
         balances[seat.night.currency][key] += cents
 
+    if any(sum(people_cents.values()) for people_cents in balances.values()):
+        raise HalfPaidAcross(group.pk)
     payments = []
     currencies = sorted(balances, key=lambda currency: (currency != group.currency, currency))
     for currency in currencies:
@@ -207,9 +223,13 @@ class Folded:
         return self.owed.payments
 
 
-def folded_settlement(night: Night) -> Folded:
-    """``night``'s settlement together with what earlier nights still owe (four queries)."""
-    owed = owed_in(night.group, folded_nights(night))
+def folded_settlement(night: Night) -> Folded | None:
+    """``night``'s settlement together with what earlier nights still owe (four
+    queries), or None when a payment across nights cleared a night after it too."""
+    try:
+        owed = owed_in(night.group, folded_nights(night))
+    except HalfPaidAcross:
+        return None
     earlier: dict[str, int] = defaultdict(int)
     for line in owed.seats:
         if line.seat.night_id != night.pk:

@@ -12,7 +12,13 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.reads.owed import finished_nights, folded_nights, owed_in
+from scorekeeper.reads.owed import (
+    CANNOT_FOLD,
+    HalfPaidAcross,
+    finished_nights,
+    folded_nights,
+    owed_in,
+)
 from scorekeeper.reads.results import settlement_payments
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, lock_group, night_change
@@ -93,7 +99,10 @@ def pay_owed(
             return existing  # the same button, pressed again
         if cents <= 0:
             raise Refused(_("Enter an amount of more than zero."))
-        owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
+        try:
+            owed = owed_in(group, folded_nights(night) if night else finished_nights(group))
+        except HalfPaidAcross:  # a stale page: the night cannot fold in earlier ones now
+            raise Refused(CANNOT_FOLD) from None
         if owed.fingerprint != fingerprint:
             raise Refused(
                 _("What is owed has changed since this page was shown. Check the new amounts.")

@@ -20,7 +20,7 @@ from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads import exports
 from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
-from scorekeeper.reads.owed import folded_settlement
+from scorekeeper.reads.owed import CANNOT_FOLD, folded_settlement
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
 from scorekeeper.reads.share import share_text
@@ -47,6 +47,10 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     context["share_text"] = share_text(results, folded)
     if folded is not None:
         context["folded"] = folded
+    # Settling everything, but this night's view of it cannot be made: its own
+    # settlement, and words saying why.
+    if night.group.settle_everything and folded is None:
+        context["cannot_fold"] = CANNOT_FOLD
     return render(request, "scorekeeper/settlement.html", context)
 
 

@@ -335,6 +335,28 @@ def test_a_payment_across_nights_entered_by_mistake_is_taken_back_from_the_group
     assert not TabPayment.objects.exists()
 
 
+def test_an_older_nights_settlement_says_why_it_cannot_fold_in_instead_of_a_500(make_night, login):
+    first, second = _two_finished_nights(make_night)
+    client = login("Chris")
+    page = client.get(owed_url(first))
+    # Chris pays Anna 70 ct across nights: 60 of night one and 10 of night two.
+    client.post(reverse("owed_pay", args=[first.group_id]), _pay_form(page, amount="0.70"))
+    Group.objects.filter(pk=first.group_id).update(settle_everything=True)
+
+    older = client.get(settle_url(first))
+
+    assert older.status_code == 200
+    html = older.content.decode()
+    assert "a payment across nights also paid off a night after this one" in html
+    assert 'data-testid="settlement"' in html  # the night's own settlement is there
+    newer = client.get(settle_url(second))
+    assert newer.status_code == 200 and "cannot include" not in newer.content.decode()
+    assert [(p.payer.name, p.payee.name, p.cents) for p in newer.context["folded"].payments] == [
+        ("Chris", "Anna", 20),
+        ("Bram", "Anna", 10),
+    ]
+
+
 def test_a_partial_payment_is_typed_in_and_the_rest_stays_owed(make_night, login):
     first, _ = _two_finished_nights(make_night)
     client = login("Chris")
