@@ -91,8 +91,7 @@ def start_night(
             _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
         )
     guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
-    for guest in guests:
-        check_guest_name(group, guest)
+    check_guest_names(group, guests)
     check_names_apart(group, guests, seated=names)
 
     night = Night.objects.create(
@@ -128,27 +127,34 @@ _FORMER_MEMBER_NOT_A_GUEST = gettext_lazy(
 )
 
 
-def check_guest_name(group: Group, name: str) -> None:
-    """Refuse a guest's (cleaned) ``name`` when it is, or looks just like, the name of
+def check_guest_names(group: Group, names: list[str]) -> None:
+    """Refuse a guest's (cleaned) name when it is, or looks just like, the name of
     anyone who is or was a member of ``group``, at the table tonight or not: the pages
-    would show two people of one name ("Kees → Kees €0.30") and split their money."""
+    would show two people of one name ("Kees → Kees €0.30") and split their money.
+    One query, however many guests."""
     # Former members count too: their nights keep their name in the history, the
     # records and what is still owed across nights, where a guest of that name would
     # read as them; they may also join again. If the guest is them, joining again
     # through the invitation link puts tonight beside their own results.
-    for members, same_name in (
-        (group.memberships.current(), _MEMBER_NOT_A_GUEST),
-        (group.memberships.former(), _FORMER_MEMBER_NOT_A_GUEST),
-    ):
-        other = taken_by(name, members.values_list("user__name", flat=True))
-        if other is None:
-            continue
-        if other.casefold() == name.casefold():
-            raise Refused(same_name % {"name": other})
-        raise Refused(
-            _('"%(name)s" looks just like "%(other)s". Pick a name the others can tell apart.')
-            % {"name": name, "other": other}
-        )
+    if not names:
+        return
+    memberships = list(group.memberships.select_related("user").order_by("pk"))
+    current = [m.user.name for m in memberships if m.is_current]
+    former = [m.user.name for m in memberships if not m.is_current]
+    for name in names:
+        for members, same_name in (
+            (current, _MEMBER_NOT_A_GUEST),
+            (former, _FORMER_MEMBER_NOT_A_GUEST),
+        ):
+            other = taken_by(name, members)
+            if other is None:
+                continue
+            if other.casefold() == name.casefold():
+                raise Refused(same_name % {"name": other})
+            raise Refused(
+                _('"%(name)s" looks just like "%(other)s". Pick a name the others can tell apart.')
+                % {"name": name, "other": other}
+            )
 
 
 _KIND_REFUSALS = {

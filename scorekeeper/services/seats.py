@@ -8,7 +8,7 @@ from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
 from scorekeeper.services.locks import at_table, lock_group, night_change
-from scorekeeper.services.nights import check_guest_name
+from scorekeeper.services.nights import check_guest_names
 from scorekeeper.terms import game_name
 
 
@@ -61,7 +61,7 @@ def add_seat(
         if user is None and earlier is None:
             # A new guest only: a guest coming back keeps the seat (and name) they had
             # tonight, even if a member of that name has joined since.
-            check_guest_name(night.group, name)
+            check_guest_names(night.group, [name])
         if earlier is not None and earlier.last_round is None:
             raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
         if earlier is not None and number != (round_.number if round_ is not None else 1):
