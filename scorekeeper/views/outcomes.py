@@ -8,14 +8,13 @@ from django.http import HttpRequest
 from scorekeeper.services.errors import Refused
 
 
-def change_and_say(request: HttpRequest, change: Callable[[], object], done: str = "") -> bool:
+def change_and_say(request: HttpRequest, change: Callable[[], object], done: str = "") -> None:
     """Make ``change``; the next page says its refusal in words, or ``done`` (nothing
-    when it is empty). True when the change was made."""
+    when it is empty)."""
     try:
         change()
     except Refused as error:
         messages.error(request, str(error))
-        return False
+        return
     if done:
         messages.success(request, done)
-    return True
