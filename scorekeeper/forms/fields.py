@@ -3,15 +3,18 @@
 import re
 import unicodedata
 from decimal import Decimal
+from functools import lru_cache
 
 from django import forms
-from django.core.validators import RegexValidator
-from django.utils import numberformat
-from django.utils.formats import get_format, number_format
+from django.conf import settings
+from django.core.validators import DecimalValidator, RegexValidator
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper import formatting
+from scorekeeper.formatting import minor_digits
+from scorekeeper.i18n import language, money_input
 from scorekeeper.models import MAX_POINTS
 from scorekeeper.names import has_hidden_characters, tidy_title
 
@@ -64,14 +67,16 @@ class SaveKeyField(forms.CharField):
 class MoneyField(forms.DecimalField):
     """An amount typed on a phone, read the way the page writes amounts.
 
-    Cleans to whole cents (an int), or None when left blank; money is never a float.
+    Cleans to whole minor units of ``currency`` (an int: cents for euros, yen for
+    yen, as ``formatting.minor_digits`` says), or None when left blank; money is
+    never a float.
 
-    The marks are the active language's: its decimal mark (Django's
-    ``DECIMAL_SEPARATOR``) and, as thousands mark, the other of point and comma, as
-    ``formatting.money`` writes them ("€1,234.50" in English and Chinese,
-    "€ 1.234,50" in Dutch). Then:
+    The marks are the active language's, from the same CLDR data the pages write
+    amounts with (``formatting.marks``: "€1,234.50" in English and Chinese,
+    "€ 1.234,50" in Dutch, "1.234,50 €" in German). Then:
 
-    - spaces (non-breaking and narrow ones too), a currency sign (€ $ £ ¥ ₹) and a
+    - spaces (non-breaking and narrow ones too), a currency sign (any one-character
+      sign such as € $ £ ¥ ₹, or the currency's own: "CHF", "JP¥", its code) and a
       plus or minus sign are left out; full-width digits and marks read as ASCII;
     - both marks: thousands marks between groups of three, then one decimal mark
       ("1,234.50" in English, "1.234,50" in Dutch);
@@ -84,20 +89,32 @@ class MoneyField(forms.DecimalField):
       ("1.234" in English, "1,234" in Dutch: a thousand, or one and a bit?), and
       both marks in another order or grouping than the language's ("1.234,50" in
       English);
-    - anything else is not an amount (the form's "invalid" message), and more than
-      two decimals is the form's "max_decimal_places" one ("0.105", "1.2345").
+    - anything else is not an amount (the form's "invalid" message); more decimals
+      than the currency has are the form's "max_decimal_places" one ("0.105"), and
+      any decimal at all in a currency without a minor unit is "whole" ("500.5" yen).
     """
 
     default_error_messages = {
         "ambiguous": _(
             "This amount can be read more than one way. Write it as %(plain)s or %(grouped)s."
         ),
+        "whole": _("This currency has no smaller unit: write a whole number, for example 500."),
     }
 
-    def __init__(self, **kwargs):
-        kwargs.setdefault("decimal_places", 2)
+    def __init__(self, *, currency: str = "EUR", **kwargs):
+        kwargs.setdefault("decimal_places", minor_digits(currency))
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
         super().__init__(**kwargs)
+        self.currency = currency
+
+    def for_currency(self, currency: str) -> None:
+        """Read amounts of ``currency`` from now on (a form's copy of the field, set
+        once the form knows its group's currency)."""
+        self.currency = currency
+        self.decimal_places = minor_digits(currency)
+        for validator in self.validators:
+            if isinstance(validator, DecimalValidator):
+                validator.decimal_places = self.decimal_places
 
     def to_python(self, value):
         if isinstance(value, str):
@@ -107,7 +124,7 @@ class MoneyField(forms.DecimalField):
     def as_decimal_text(self, typed: str) -> str:
         """``typed`` as Python's ``Decimal`` reads it ("1234.50"), or "" when blank."""
         text = "".join(unicodedata.normalize("NFKC", typed).split())
-        found = AMOUNT.fullmatch(text)
+        found = amount_pattern(self.currency).fullmatch(text)
         if not found or (found["sign"] and found["late_sign"]):
             raise self.not_an_amount()
         minus = "-" if (found["sign"] or found["late_sign"]) in ("-", "\u2212") else ""
@@ -124,7 +141,7 @@ class MoneyField(forms.DecimalField):
             whole, _point, cents = body.rpartition(decimal_mark)
             if thousands_mark in cents or not grouped(whole, thousands_mark):
                 raise self.ambiguous()
-            return minus + whole.replace(thousands_mark, "") + "." + cents
+            return minus + self.whole_units(whole.replace(thousands_mark, "") + "." + cents)
         (mark,) = used
         if grouped(body, mark):
             if mark != thousands_mark:
@@ -132,50 +149,66 @@ class MoneyField(forms.DecimalField):
             return minus + body.replace(mark, "")
         if body.count(mark) > 1:
             raise self.not_an_amount()
-        return minus + body.replace(mark, ".")
+        return minus + self.whole_units(body.replace(mark, "."))
+
+    def whole_units(self, text: str) -> str:
+        if self.decimal_places == 0 and "." in text:
+            raise forms.ValidationError(self.error_messages["whole"], code="whole")
+        return text
 
     def not_an_amount(self) -> forms.ValidationError:
         # Also what Decimal would take but no one means: "1e3", "NaN", "1.2.3".
         return forms.ValidationError(self.error_messages["invalid"], code="invalid")
 
     def ambiguous(self) -> forms.ValidationError:
-        # Django's number_format would write Chinese without a thousands mark, but
-        # the pages write money with one, so the example is made with the marks above.
-        decimal_mark, thousands_mark = marks()
-        example = Decimal("1234.50")
+        example = 123450
         return forms.ValidationError(
             self.error_messages["ambiguous"],
             code="ambiguous",
             params={
-                "plain": numberformat.format(example, decimal_mark, 2),
-                "grouped": numberformat.format(
-                    example, decimal_mark, 2, 3, thousands_mark, force_grouping=True
-                ),
+                "plain": money_input(example, "EUR"),
+                "grouped": formatting.decimal(example / Decimal(100), 2, language()),
             },
         )
 
     def prepare_value(self, value):
-        # Shown as the reader's language writes amounts ("0,10" in Dutch); either mark
-        # is read back in every language.
+        # Shown as the reader's language writes amounts ("0,10" in Dutch, "500" for
+        # yen); either mark is read back in every language.
         if isinstance(value, Decimal):
-            return number_format(value, 2)
+            return money_input(int(value.scaleb(self.decimal_places)), self.currency)
         return value
 
     def clean(self, value) -> int | None:
         amount: Decimal | None = super().clean(value)
-        return None if amount is None else int(amount * 100)
+        return None if amount is None else int(amount.scaleb(self.decimal_places))
 
 
-# An amount once its spaces are out: a sign, a currency sign, digits and marks.
-AMOUNT = re.compile(
-    r"(?P<sign>[+\-\u2212])?[€$£¥₹]?(?P<late_sign>[+\-\u2212])?(?P<body>[0-9.,]*)[€$£¥₹]?"
+@lru_cache(maxsize=256)
+def amount_pattern(currency: str) -> re.Pattern[str]:
+    """An amount once its spaces are out: a sign, a currency sign, digits and marks.
+    A currency sign is any one currency character, or the currency's own sign in
+    any of the app's languages, or its code."""
+    own = {
+        sign
+        for code, _name in settings.LANGUAGES
+        for sign in formatting.currency_signs(currency, code)
+    }
+    signs = "|".join(re.escape(sign) for sign in sorted(own, key=len, reverse=True))
+    sign = f"(?:{signs}|{CURRENCY_CHARACTER})"
+    return re.compile(
+        rf"(?P<sign>[+\-\u2212])?{sign}?(?P<late_sign>[+\-\u2212])?(?P<body>[0-9.,]*){sign}?"
+    )
+
+
+# Any one character Unicode calls a currency sign: € $ £ ¥ ₹ ₩ and the rest.
+CURRENCY_CHARACTER = "[{}]".format(
+    "".join(chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) == "Sc")
 )
 
 
 def marks() -> tuple[str, str]:
-    """The active language's decimal mark and thousands mark for money."""
-    decimal_mark = get_format("DECIMAL_SEPARATOR")
-    return decimal_mark, "," if decimal_mark == "." else "."
+    """The active language's decimal mark and thousands mark (CLDR)."""
+    return formatting.marks(language())
 
 
 def grouped(text: str, mark: str) -> bool:

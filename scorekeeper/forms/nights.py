@@ -9,6 +9,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.formatting import as_major
 from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
@@ -76,8 +77,13 @@ class StartNightForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, members=(), seat_count: int = MAX_SEATS, **kwargs):
+    def __init__(
+        self, *args, members=(), seat_count: int = MAX_SEATS, currency: str = "EUR", **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        # Amounts are typed and stored in the group's currency's own unit (yen, cents).
+        self.fields["point_value"].for_currency(currency)
+        self.fields["loss_cap"].for_currency(currency)
         self.seat_count = seat_count
         self.members = {member.pk: member for member in members}
         choices = [("", "—")] + [(str(m.pk), m.name) for m in members]
@@ -133,12 +139,12 @@ class StartNightForm(forms.Form):
         return {name: value for name, value in chosen.items() if getattr(game, name) != value}
 
 
-def initial_for(game: Game, point_cents: int, rules: dict) -> dict:
+def initial_for(game: Game, point_cents: int, rules: dict, currency: str = "EUR") -> dict:
     initial = {name: rules.get(name, getattr(game, name)) for name in HOUSE_RULES}
     return {
         **initial,
         "game": game.id,
-        "point_value": (Decimal(point_cents) / 100).quantize(Decimal("0.01")),
+        "point_value": as_major(point_cents, currency),
         "dealer": 1,
     }
 

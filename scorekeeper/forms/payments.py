@@ -3,6 +3,7 @@ and the group's settle-everything choice."""
 
 from decimal import Decimal
 
+from babel.numbers import is_currency
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +44,14 @@ class OwedPaymentForm(forms.Form):
             "max_decimal_places": _("An amount has at most two decimals, for example 4.30."),
         },
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The amount is read in the posted currency's own unit (yen have no cents);
+        # an unknown code is the service's to refuse.
+        posted = str(self.data.get("currency", ""))
+        if is_currency(posted):
+            self.fields["amount"].for_currency(posted)
 
 
 class SettleEverythingForm(forms.Form):

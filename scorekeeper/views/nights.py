@@ -39,13 +39,14 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     if game_id not in PRESETS:
         game_id = "standard"
     rules = group.default_rules if game_id == group.default_game else {}
-    initial = initial_for(PRESETS[game_id], group.default_point_cents, rules)
+    initial = initial_for(PRESETS[game_id], group.default_point_cents, rules, group.currency)
     initial["seat_1"] = str(request.user.pk)  # whoever starts the night usually plays
     form = StartNightForm(
         request.POST or None,
         members=members,
         initial=initial,
         seat_count=PRESETS[game_id].max_players,
+        currency=group.currency,
     )
     # The group's own royalties and scoring, which this night may change for itself;
     # a post without them (a script, an old page) plays the group's.

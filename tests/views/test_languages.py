@@ -80,8 +80,9 @@ def test_money_and_points_as_each_language_writes_them(make_night, login):
     finish(night)
     url = reverse("night_settle", args=[night.pk])
     dutch = login("Anna").get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert "€ 0,50/pt" in dutch
-    assert "€ 1.236,50" in dutch and "−€ 1.236,50" in dutch
+    # CLDR's Dutch (through Babel): a space that never breaks, the minus by the digits.
+    assert "€\u00a00,50/pt" in dutch
+    assert "€\u00a01.236,50" in dutch and "€\u00a0−1.236,50" in dutch
     assert "+2473" in dutch and "−2473" in dutch  # points keep their sign, no separator
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
     body = log_in(english, "Anna").get(url).content.decode()
@@ -94,8 +95,8 @@ def test_the_copy_text_and_the_chart_speak_the_pages_language(make_night, login)
     url = reverse("night_settle", args=[night.pk])
     body = login("Anna").get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     share = body.split('id="share-text"', 1)[1].split("</textarea>", 1)[0]
-    assert "1 ronde · € 0,10/pt · nog bezig" in share
-    assert "Bram → Anna € 0,50" in share
+    assert "1 ronde · €\u00a00,10/pt · nog bezig" in share
+    assert "Bram → Anna €\u00a00,50" in share
     assert "Tussenstand na 1 ronde" in body
     chinese = login("Anna").get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "1 手 · 每分 €0.10 · 仍在进行" in chinese
