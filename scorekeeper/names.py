@@ -7,6 +7,8 @@ from functools import cache
 from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
 MAX_NAME_LENGTH = 30
+# What a decoder puts for bytes that were not text.
+REPLACEMENT = "\ufffd"
 
 
 def clean_name(raw: str) -> str:
@@ -39,13 +41,20 @@ def suggest_alternative(name: str, taken: set[str]) -> str:
 def has_hidden_characters(text: str) -> bool:
     """Whether ``text`` holds characters a reader cannot see or that change what the
     rest looks like: control codes (an ANSI escape), format characters (a zero-width
-    space, a right-to-left override), private-use or unassigned code points. Ordinary
-    spaces, tabs and line breaks are not hidden: they are collapsed to one space.
+    space, a right-to-left override), private-use or unassigned code points, and the
+    replacement character U+FFFD: what Django makes of bytes that are not UTF-8 (a form
+    posting ``%FF%FE``), so nothing a person typed. Ordinary spaces, tabs and line
+    breaks are not hidden: they are collapsed to one space.
 
     >>> has_hidden_characters("Friday OFC"), has_hidden_characters("Fri\u202eday")
     (False, True)
+    >>> has_hidden_characters("Friday \ufffd")
+    True
     """
-    return any(unicodedata.category(ch)[0] == "C" and not ch.isspace() for ch in text)
+    return any(
+        (unicodedata.category(ch)[0] == "C" and not ch.isspace()) or ch == REPLACEMENT
+        for ch in text
+    )
 
 
 def tidy_title(raw: str) -> str:
