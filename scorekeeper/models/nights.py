@@ -134,6 +134,16 @@ class Seat(models.Model):
     name = models.CharField(max_length=30)
     first_round = models.PositiveIntegerField(default=1)
     last_round = models.PositiveIntegerField(null=True, blank=True)  # set when they leave
+    # What the recorded rounds come to, stored by scorekeeper.services.money whenever a
+    # round is recorded, fixed or undone, the night ends or a payment is marked or taken
+    # back, so the history and what is owed read them instead of working them out again.
+    points = models.IntegerField(default=0)
+    rounds_played = models.PositiveIntegerField(default=0)
+    fantasylands = models.PositiveIntegerField(default=0)  # hands that made Fantasyland
+    cents = models.IntegerField(default=0)  # the seat's money, after the night's loss cap
+    # ``cents`` less what was marked paid on the night and what payments across
+    # nights cleared of it: + still owed to them, - they still owe.
+    unpaid_cents = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["position"]

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from itertools import groupby
 
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.models import Entry, Group, Night, Round
 
@@ -52,19 +52,9 @@ ROUND_BATCH = 200
 
 
 def _nights(nights: QuerySet[Night]) -> list[Night]:
-    """The nights in the order they were played, each with its seats and, on each
-    seat, ``total``: its points summed by the database."""
-    played = list(nights.order_by("started_at", "pk").prefetch_related("seats"))
-    totals = dict(
-        Entry.objects.filter(round__night__in=played, round__recorded_at__isnull=False)
-        .values("seat")
-        .annotate(total=Sum("points"))
-        .values_list("seat", "total")
-    )
-    for night in played:
-        for seat in night.seats.all():
-            seat.total = totals.get(seat.pk, 0)
-    return played
+    """The nights in the order they were played, each with its seats (their points
+    as stored)."""
+    return list(nights.order_by("started_at", "pk").prefetch_related("seats"))
 
 
 def _rounds_by_night(nights: list[Night]) -> Iterator[tuple[Night, Iterator[Round]]]:
@@ -126,7 +116,7 @@ def _night_head(night: Night) -> dict:
             "guest": seat.is_guest,
             "first_round": seat.first_round,
             "last_round": seat.last_round,
-            "points": seat.total,
+            "points": seat.points,
         }
         for seat in night.seats.all()
     ]

@@ -1,9 +1,10 @@
 """The group's history: its nights, the table across them, one player's nights,
 and the members' records side by side.
 
-Reads only, each in a fixed number of queries however many nights there are.
-Money per night comes from :func:`scorekeeper.reads.results.seat_results`, so a
-history shows what each settlement said, loss cap included.
+Reads only, each in a fixed number of queries however many nights there are. Each
+seat's points, hands and money (loss cap included) are the figures stored when its
+night changed (:mod:`scorekeeper.services.money`), so a history shows what each
+settlement said without working any of it out again.
 """
 
 from __future__ import annotations
@@ -11,13 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, IntegerField, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q, QuerySet, Subquery
 
 from scorekeeper.models import Group, Night, Round, Seat, User
-from scorekeeper.reads.results import seat_results
-
-RECORDED = Q(entries__round__recorded_at__isnull=False)
+from scorekeeper.reads.tally import money_lines, night_winners, person_key, stake_lines
 
 # Nights a history list shows at a time; the older ones load as you scroll.
 NIGHTS_PER_PAGE = 20
@@ -60,17 +58,6 @@ def newest_nights(
     return shown, shown[-1].pk if len(found) > count else None
 
 
-def _with_totals(seats: QuerySet[Seat]) -> QuerySet[Seat]:
-    """Seats with their points, rounds played and Fantasylands made, in one query."""
-    return seats.annotate(
-        total=Coalesce(
-            Sum("entries__points", filter=RECORDED), Value(0), output_field=IntegerField()
-        ),
-        rounds_played=Count("entries", filter=RECORDED),
-        fantasylands=Count("entries", filter=RECORDED & ~Q(entries__fantasyland_made="")),
-    )
-
-
 @dataclass(frozen=True)
 class NightSummary:
     night: Night
@@ -80,13 +67,13 @@ class NightSummary:
 
     @property
     def winning_points(self) -> int:
-        return self.winners[0].total if self.winners else 0
+        return self.winners[0].points if self.winners else 0
 
 
 def night_summaries(nights: list[Night]) -> list[NightSummary]:
     """Date, game, players and winner of each of ``nights`` (two queries)."""
     by_night: dict[int, list[Seat]] = defaultdict(list)
-    for seat in _with_totals(Seat.objects.filter(night__in=nights)).order_by("position"):
+    for seat in Seat.objects.filter(night__in=nights).order_by("position"):
         by_night[seat.night_id].append(seat)
     rounds = dict(
         Round.objects.filter(night__in=nights, recorded_at__isnull=False)
@@ -97,30 +84,15 @@ def night_summaries(nights: list[Night]) -> list[NightSummary]:
     summaries = []
     for night in nights:
         seats = by_night.get(night.pk, [])
-        best = max((seat.total for seat in seats), default=0)
-        winners = [seat for seat in seats if seat.total == best] if best > 0 else []
+        winners = night_winners(seats)
         summaries.append(NightSummary(night, seats, rounds.get(night.pk, 0), winners))
     return summaries
 
 
 def _finished_seats(group: Group, *, with_users: bool = True) -> QuerySet[Seat]:
-    seats = _with_totals(Seat.objects.filter(night__group=group, night__ended_at__isnull=False))
+    seats = Seat.objects.filter(night__group=group, night__ended_at__isnull=False)
     # A player's own nights need only who sat where, not every player's account.
     return seats.select_related("night", "user") if with_users else seats.select_related("night")
-
-
-def _money_by_seat(seats: list[Seat]) -> dict[int, int]:
-    """Each seat's cents for its night, after that night's loss cap."""
-    by_night: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        by_night[seat.night_id].append(seat)
-    cents = {}
-    for night_seats in by_night.values():
-        night = night_seats[0].night
-        totals = {seat.pk: seat.total for seat in night_seats}
-        for player in seat_results(night, night_seats, totals):
-            cents[player.seat.pk] = player.cents
-    return cents
 
 
 @dataclass
@@ -143,15 +115,11 @@ class TableRow:
 
     @property
     def money_lines(self) -> list[tuple[int, str]]:
-        return [(cents, currency) for currency, cents in sorted(self.money.items())]
+        return money_lines(self.money)
 
     @property
     def stake_lines(self) -> list[tuple[int, int, str]]:
-        """``(points, cents a point, currency)`` for each stake played, lowest first."""
-        return [
-            (points, point_cents, currency)
-            for (currency, point_cents), points in sorted(self.points_by_stake.items())
-        ]
+        return stake_lines(self.points_by_stake)
 
 
 def group_table(group: Group) -> list[TableRow]:
@@ -162,11 +130,10 @@ def group_table(group: Group) -> list[TableRow]:
     stakes. Members who left the group keep their row, marked ``left``.
     """
     seats = list(_finished_seats(group))
-    cents = _money_by_seat(seats)
     left = set(group.memberships.former().values_list("user_id", flat=True))
     rows: dict[object, TableRow] = {}
     for seat in seats:
-        key = seat.user_id or f"guest:{seat.name.lower()}"
+        key = person_key(seat)
         if key not in rows:
             name = seat.user.name if seat.user else seat.name
             rows[key] = TableRow(name=name, user=seat.user, left=seat.user_id in left)
@@ -176,8 +143,8 @@ def group_table(group: Group) -> list[TableRow]:
         row.rounds += seat.rounds_played
         row.fantasylands += seat.fantasylands
         stake = (night.currency, night.point_cents)
-        row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + seat.total
-        row.money[night.currency] = row.money.get(night.currency, 0) + cents[seat.pk]
+        row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + seat.points
+        row.money[night.currency] = row.money.get(night.currency, 0) + seat.cents
     played_in = {currency for row in rows.values() for currency in row.money}
     order = [group.currency, *sorted(played_in - {group.currency})]
 
@@ -211,7 +178,7 @@ class PlayerHistory:
         totals: dict[str, int] = defaultdict(int)
         for line in self.nights:
             totals[line.night.currency] += line.cents
-        return [(cents, currency) for currency, cents in sorted(totals.items())]
+        return money_lines(totals)
 
 
 def player_history(group: Group, user: User) -> PlayerHistory:
@@ -243,10 +210,9 @@ def player_nights(
 def _player_lines(user: User, seats: list[Seat]) -> list[PlayerNight]:
     """``user``'s line for each night of ``seats`` (every seat of those nights, with
     totals), newest first."""
-    cents = _money_by_seat(seats)
     totals: dict[int, list[int]] = defaultdict(list)
     for seat in seats:
-        totals[seat.night_id].append(seat.total)
+        totals[seat.night_id].append(seat.points)
     lines = []
     for seat in seats:
         if seat.user_id != user.pk:
@@ -256,9 +222,9 @@ def _player_lines(user: User, seats: list[Seat]) -> list[PlayerNight]:
             PlayerNight(
                 night=seat.night,
                 seat=seat,
-                points=seat.total,
-                cents=cents[seat.pk],
-                place=1 + sum(total > seat.total for total in others),
+                points=seat.points,
+                cents=seat.cents,
+                place=1 + sum(total > seat.points for total in others),
                 players=len(others),
             )
         )
@@ -278,7 +244,7 @@ class MemberRecord:
 
     @property
     def money_lines(self) -> list[tuple[int, str]]:
-        return [(cents, currency) for currency, cents in sorted(self.money.items())]
+        return money_lines(self.money)
 
 
 def member_records(group: Group) -> list[MemberRecord]:
@@ -291,18 +257,18 @@ def member_records(group: Group) -> list[MemberRecord]:
     memberships = group.memberships.select_related("user")
     records = {m.user_id: MemberRecord(m.user, left=not m.is_current) for m in memberships}
     seats = list(_finished_seats(group))
-    cents = _money_by_seat(seats)
-    best: dict[int, int] = defaultdict(int)
+    by_night: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
-        best[seat.night_id] = max(best[seat.night_id], seat.total)
+        by_night[seat.night_id].append(seat)
+    won = {seat.pk for night_seats in by_night.values() for seat in night_winners(night_seats)}
     for seat in seats:
         record = records.get(seat.user_id) if seat.user_id else None
         if record is None:
             continue
         record.nights += 1
-        record.won += seat.total > 0 and seat.total == best[seat.night_id]
+        record.won += seat.pk in won
         currency = seat.night.currency
-        record.money[currency] = record.money.get(currency, 0) + cents[seat.pk]
+        record.money[currency] = record.money.get(currency, 0) + seat.cents
 
     played_in = {currency for record in records.values() for currency in record.money}
     order = [group.currency, *sorted(played_in - {group.currency})]

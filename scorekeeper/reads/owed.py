@@ -2,7 +2,8 @@
 
 A night's settlement payment that nobody marked paid stays owed. Each seat's
 outstanding amount is its night's money (after that night's loss cap) less what
-was marked paid on that night and what tab payments cleared of it. A person is
+was marked paid on that night and what tab payments cleared of it, as stored
+(``Seat.unpaid_cents``, :mod:`scorekeeper.services.money`). A person is
 the same across nights: a member by account, a guest by name, as in
 :mod:`scorekeeper.reads.history`. Their outstanding amounts add up, per currency,
 and :func:`scorekeeper.settlement.settle` makes the fewest payments of them: money,
@@ -18,20 +19,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import IntegerField, Prefetch, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Max, Prefetch, Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.i18n import decimal
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.reads.results import seat_results
+from scorekeeper.reads.tally import person_key
 from scorekeeper.settlement import settle
-
-
-def person_key(seat: Seat) -> str:
-    """Who a seat is across nights: ``user:<id>`` for a member, ``guest:<name>`` for a guest."""
-    return f"user:{seat.user_id}" if seat.user_id else f"guest:{seat.name.lower()}"
 
 
 @dataclass(frozen=True)
@@ -93,14 +88,8 @@ class Owed:
 
 
 def _seats(nights: QuerySet[Night]) -> list[Seat]:
-    recorded = Q(entries__round__recorded_at__isnull=False)
     return list(
         Seat.objects.filter(night__in=nights)
-        .annotate(
-            total=Coalesce(
-                Sum("entries__points", filter=recorded), Value(0), output_field=IntegerField()
-            )
-        )
         .select_related("night", "user")
         .order_by("night__started_at", "night_id", "position")
     )
@@ -122,24 +111,12 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
     """What is still owed from ``nights`` (of ``group``) and who pays whom (four
     queries); :class:`HalfPaidAcross` when they do not add up to zero."""
     seats = _seats(nights)
-    by_night: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        by_night[seat.night_id].append(seat)
-    outstanding: dict[int, int] = {}
-    for night_seats in by_night.values():
-        totals = {seat.pk: seat.total for seat in night_seats}
-        for player in seat_results(night_seats[0].night, night_seats, totals):
-            outstanding[player.seat.pk] = player.cents
-
-    last_marks = 0
-    for payment in Payment.objects.filter(night__in=nights).values("pk", "payer", "payee", "cents"):
-        outstanding[payment["payer"]] += payment["cents"]
-        outstanding[payment["payee"]] -= payment["cents"]
-        last_marks = max(last_marks, payment["pk"])
-    last_tab = 0
-    for part in TabPart.objects.filter(seat__night__in=nights).values("payment", "seat", "cents"):
-        outstanding[part["seat"]] += part["cents"]
-        last_tab = max(last_tab, part["payment"])
+    # The latest mark and payment across nights: a payment taken back and made again
+    # with the same amounts still changes the fingerprint.
+    last_marks = Payment.objects.filter(night__in=nights).aggregate(last=Max("pk"))["last"]
+    last_tab = TabPart.objects.filter(seat__night__in=nights).aggregate(last=Max("payment"))[
+        "last"
+    ]
 
     left = set(group.memberships.former().values_list("user_id", flat=True))
     people: dict[str, Person] = {}
@@ -150,7 +127,7 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
         if key not in people:
             name = seat.user.name if seat.user else seat.name
             people[key] = Person(key=key, name=name, left=seat.user_id in left)
-        cents = outstanding[seat.pk]
+        cents = seat.unpaid_cents
         lines.append(SeatOwed(seat=seat, person=key, cents=cents))
         balances[seat.night.currency][key] += cents
 

@@ -27,11 +27,11 @@ from scorekeeper.i18n import decimal, money
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
+from scorekeeper.reads.tally import Stake, person_key, stake_lines
 from scorekeeper.terms import row_description
 
 BEST_HANDS = 3
 
-Stake = tuple[str, int]  # (currency, cents a point)
 
 
 def per_hand(points: int, hands: int) -> str:
@@ -99,11 +99,7 @@ class HeadToHead:
 
     @property
     def stake_lines(self) -> list[tuple[int, int, str]]:
-        """``(points, cents a point, currency)`` for each stake, lowest first."""
-        return [
-            (points, point_cents, currency)
-            for (currency, point_cents), points in sorted(self.points.items())
-        ]
+        return stake_lines(self.points)
 
 
 @dataclass
@@ -254,7 +250,7 @@ def card_record(group: Group, user: User) -> CardRecord:
     """Fouls, Fantasyland, royalties, best hands and head to head from ``user``'s
     boards in ``group``'s finished nights (one query)."""
     record = CardRecord()
-    rivals: dict[object, HeadToHead] = {}
+    rivals: dict[str, HeadToHead] = {}
     rows: list[BestHand] = []
     for _round_id, group_entries in groupby(
         _card_rounds(group, user), key=lambda entry: entry.round_id
@@ -284,7 +280,7 @@ def card_record(group: Group, user: User) -> CardRecord:
             ]
         for other, points in pairs:
             seat = other.seat
-            key = seat.user_id or f"guest:{seat.name.lower()}"
+            key = person_key(seat)
             rival = rivals.setdefault(key, HeadToHead(seat.name, seat.user_id))
             rival.hands += 1
             rival.won += points > 0

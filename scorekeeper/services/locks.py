@@ -3,8 +3,9 @@
 Each change to a night happens inside :func:`night_change`, which locks the night's
 row first (SQLite: the transaction is ``BEGIN IMMEDIATE``; PostgreSQL:
 ``SELECT ... FOR UPDATE``), so phones that save at the same instant queue behind each
-other: each entry counts once and a round goes through once. On the way out it bumps
-the night's version, which the phones' polls compare. Writes that change who belongs
+other: each entry counts once and a round goes through once. On the way out it stores
+each seat's money again (:mod:`scorekeeper.services.money`) and bumps the night's
+version, which the phones' polls compare. Writes that change who belongs
 where (starting a night, leaving a group, seating a member) lock the group the same way.
 """
 
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.models import Group, Night, User
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.money import store_money
 
 # Who may make a change: the refusal in words for ``user`` at the locked night, or "".
 Rule = Callable[[Night, User], str]
@@ -63,8 +65,9 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     locked until the transaction ends, once ``may`` lets ``by`` make the change
     (:class:`Refused` in words otherwise).
 
-    On the way out the night's version goes up by one, so every phone's next poll gets
-    the page again, when the block wrote anything to the database, and only if it
+    On the way out each seat's stored money is worked out again and the night's version
+    goes up by one, so every phone's next poll gets the page again, when the block
+    wrote anything to the database, and only if it
     ended without an exception: a refusal raised inside bumps nothing, and the
     transaction it leaves takes back what the block wrote. Nobody has to remember the
     bump: a block that only read, or answered a save sent again "already saved",
@@ -84,5 +87,6 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     with connection.execute_wrapper(writes):
         yield locked
     if writes.seen:
+        store_money([locked.pk])
         Night.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         locked.version += 1  # the row is locked: this is the stored value

@@ -22,6 +22,7 @@ from scorekeeper.reads.owed import (
 from scorekeeper.reads.results import settlement_payments
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, lock_group, night_change
+from scorekeeper.services.money import store_money
 
 
 @transaction.atomic
@@ -76,7 +77,7 @@ def pay_owed(
     night: Night | None = None,
 ) -> TabPayment:
     """Record that ``payer`` paid ``payee`` ``cents`` of what is still owed, people
-    known by :func:`~scorekeeper.reads.owed.person_key`.
+    known by :func:`~scorekeeper.reads.tally.person_key`.
 
     Without ``night`` it pays the group's tab across all finished nights; with one,
     the night's settle-everything payments (that night and the ones before it). Less
@@ -144,6 +145,7 @@ def pay_owed(
                     _("That payment does not fit what the nights say. Check the amounts.")
                 )
         TabPart.objects.bulk_create(parts)
+        store_money(part.seat.night_id for part in parts)
         return tab
 
 
@@ -164,7 +166,9 @@ def undo_owed_payment(*, group: Group, payment: TabPayment, by: User) -> TabPaym
             _("Only %(payer)s, %(payee)s or whoever marked it can take this payment back.")
             % {"payer": found.payer_name, "payee": found.payee_name}
         )
+    nights = {part.seat.night_id for part in found.parts.all()}
     found.delete()  # its parts go with it
+    store_money(nights)
     return found
 
 

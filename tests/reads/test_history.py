@@ -35,7 +35,7 @@ def test_the_group_page_lists_its_nights_with_players_and_winner(two_nights, log
     history = page.context["night_history"]
     assert [summary.night for summary in history] == [second, first]  # newest first
     assert [seat.name for seat in history[1].players] == ["Anna", "Bram", "Chris"]
-    assert [(seat.name, seat.total) for seat in history[1].winners] == [("Anna", 15)]
+    assert [(seat.name, seat.points) for seat in history[1].winners] == [("Anna", 15)]
     assert history[1].rounds == 3
     assert [seat.name for seat in history[0].winners] == ["Bram"]
     html = page.content.decode()

@@ -1,0 +1,89 @@
+"""Each seat's money, stored: the one place where a seat's points, its money after
+the night's loss cap and what is still unpaid of it are worked out and written.
+
+The history, the records, what is owed, the exports and the player pages read the
+stored figures instead of summing every entry and applying every night's loss cap
+again on each page. They are rewritten here only: by the door every night change goes
+through (:func:`scorekeeper.services.locks.night_change`: recording, fixing or undoing
+a round, ending or reopening the night, marking a night's payment), and by the
+payments across nights, which change several nights' unpaid money at once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from scorekeeper.reads.results import seat_results
+
+STORED = ["points", "rounds_played", "fantasylands", "cents", "unpaid_cents"]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The models read and written: the app's own, or a migration's historical ones."""
+
+    seat: Any
+    entry: Any
+    payment: Any
+    tab_part: Any
+
+
+def app_tables() -> Tables:
+    from scorekeeper.models import Entry, Payment, Seat
+    from scorekeeper.models.payments import TabPart
+
+    return Tables(seat=Seat, entry=Entry, payment=Payment, tab_part=TabPart)
+
+
+def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
+    """Work out and store every seat's figures on the nights ``night_ids``: points,
+    hands played and Fantasylands made over the recorded rounds, money after the loss
+    cap, and that money less what was paid (three queries, five once a night is over,
+    however many nights)."""
+    tables = tables or app_tables()
+    night_ids = set(night_ids)
+    if not night_ids:
+        return
+    seats = list(tables.seat.objects.filter(night_id__in=night_ids).select_related("night"))
+    recorded = Q(round__recorded_at__isnull=False)
+    played = {
+        row["seat_id"]: row
+        for row in tables.entry.objects.filter(recorded, seat__night_id__in=night_ids)
+        .values("seat_id")
+        .annotate(
+            total=Sum("points"),
+            hands=Count("pk"),
+            made=Count("pk", filter=~Q(fantasyland_made="")),
+        )
+    }
+    paid: dict[int, int] = defaultdict(int)
+    # Payments are marked on finished nights only: a round saved tonight reads none.
+    finished = {seat.night_id for seat in seats if seat.night.ended_at is not None}
+    if finished:
+        marks = tables.payment.objects.filter(night_id__in=finished)
+        for payer, payee, cents in marks.values_list("payer_id", "payee_id", "cents"):
+            paid[payer] += cents
+            paid[payee] -= cents
+        parts = tables.tab_part.objects.filter(seat__night_id__in=finished)
+        for seat_id, cents in parts.values_list("seat_id", "cents"):
+            paid[seat_id] += cents
+
+    by_night: dict[int, list[Any]] = defaultdict(list)
+    for seat in seats:
+        by_night[seat.night_id].append(seat)
+    for night_seats in by_night.values():
+        totals = {seat.pk: played[seat.pk]["total"] for seat in night_seats if seat.pk in played}
+        for result in seat_results(night_seats[0].night, night_seats, totals):
+            seat = result.seat
+            row = played.get(seat.pk, {})
+            seat.points = result.points
+            seat.rounds_played = row.get("hands", 0)
+            seat.fantasylands = row.get("made", 0)
+            seat.cents = result.cents
+            seat.unpaid_cents = result.cents + paid[seat.pk]
+    tables.seat.objects.bulk_update(seats, STORED)
