@@ -1,3 +1,5 @@
+import os
+
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
 from django.core.management import call_command
@@ -15,6 +17,13 @@ class ScorekeeperConfig(AppConfig):
     verbose_name = "OFC Board score keeper"
 
     def ready(self) -> None:
+        # Files only this user can read: SQLite makes db.sqlite3 (and its -wal and -shm,
+        # which take the file's mode) with the process's umask, and sessions' cache files
+        # and backups are made the same way; with the usual 022 any local user could read
+        # sessions and password hashes. Here, because every process that serves or runs a
+        # command (the server's workers through wsgi.py, manage.py, the tests) passes
+        # through django.setup() before its first connection or file.
+        os.umask(0o077)
         post_migrate.connect(create_cache_tables, sender=self)
         from scorekeeper.middleware import carry_account_language
 

@@ -9,6 +9,7 @@ Password hashes are in it: keep it as private as the database.
 """
 
 import json
+import os
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -80,10 +81,22 @@ def as_document(
 def write_document(path: Path, document: dict) -> None:
     partial = path.with_name(path.name + ".partial")
     # Written beside, then renamed: a file cut short never looks like a good one.
-    with partial.open("w", encoding="utf-8") as file:
-        partial.chmod(0o600)  # password hashes are in it
+    with os.fdopen(_create_private(partial), "w", encoding="utf-8") as file:
         json.dump(document, file, default=json_value, ensure_ascii=False)
     partial.replace(path)
+
+
+def _create_private(path: Path) -> int:
+    """A new file only this user can read from its first byte (password hashes go in
+    it): made with mode 0600, never by opening one that is there already, which
+    someone else may hold open or have made as a link elsewhere. One left by a backup
+    cut short is removed first."""
+    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags, 0o600)
+    except FileExistsError:
+        path.unlink()
+        return os.open(path, flags, 0o600)
 
 
 def read_document(path: Path, format: str = FORMAT, version: int = VERSION) -> dict:
