@@ -1,12 +1,16 @@
 """Starting a group, the table's own house rules (royalties and scoring), and a new
 invitation link."""
 
-from datetime import timedelta
+from datetime import date, timedelta
+from functools import cache
 
+from babel.core import get_global
+from babel.numbers import get_currency_name, get_territory_currencies
 from django import forms
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from scorekeeper.formatting import locale_of
 from scorekeeper.forms.fields import TitleField
 from scorekeeper.ofc import STANDARD_ROYALTIES, Royalties
 from scorekeeper.ofc.royalties import MAX_ROYALTY, ROYALTY_KEYS, royalty_table
@@ -27,6 +31,51 @@ class GroupForm(forms.Form):
             "required": gettext_lazy("Please give the group a name."),
             "max_length": gettext_lazy("A group name can have at most 60 characters."),
         },
+    )
+
+
+class CurrencyForm(forms.Form):
+    """The group's currency, from ISO 4217 as CLDR keeps it, named in the reader's
+    language: the currencies in use today, and the group's own if it no longer is."""
+
+    currency = forms.ChoiceField(
+        label=gettext_lazy("Currency"),
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "“%(value)s” is not a currency the app knows. Pick one from the list."
+            ),
+        },
+    )
+
+    def __init__(self, *args, current: str = "EUR", **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["currency"]
+        field.choices = currency_choices(current)
+        field.initial = current
+
+
+def currency_choices(current: str) -> list[tuple[str, str]]:
+    language = get_language() or "en"
+    codes = currencies_in_use() | {current}
+    named = [(code, currency_name(code, language)) for code in codes]
+    return sorted(named, key=lambda choice: (choice[1].casefold(), choice[0]))
+
+
+def currency_name(code: str, language: str) -> str:
+    return _("%(name)s (%(code)s)") % {
+        "name": get_currency_name(code, locale=locale_of(language)),
+        "code": code,
+    }
+
+
+@cache
+def currencies_in_use() -> frozenset[str]:
+    """Every currency that is legal tender somewhere today (CLDR's territories)."""
+    today = date.today()
+    return frozenset(
+        code
+        for territory in get_global("territory_currencies")
+        for code in get_territory_currencies(territory, today)
     )
 
 

@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from datetime import timedelta
 
+from babel.numbers import is_currency
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -194,6 +195,24 @@ def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
         raise Refused(_("Only the group's members can change its house rules."))
     group.house_rules = checked_table_rules(rules)
     group.save(update_fields=["house_rules"])
+    return group
+
+
+@transaction.atomic
+def set_currency(*, group: Group, by: User, currency: str) -> Group:
+    """The currency the group's next nights play in (an ISO 4217 code CLDR knows);
+    a night already started keeps its own."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused(_("Only the group's members can change its currency."))
+    code = currency.strip().upper()
+    if not is_currency(code):
+        raise Refused(
+            _("“%(value)s” is not a currency the app knows. Pick one from the list.")
+            % {"value": currency.strip()[:12]}
+        )
+    group.currency = code
+    group.save(update_fields=["currency"])
     return group
 
 

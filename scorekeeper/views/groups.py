@@ -6,12 +6,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
-from scorekeeper.forms.groups import GroupForm, HouseRulesForm, InviteLinkForm
+from scorekeeper.forms.groups import (
+    CurrencyForm,
+    GroupForm,
+    HouseRulesForm,
+    InviteLinkForm,
+    currency_name,
+)
 from scorekeeper.models import Group
 from scorekeeper.reads.groups import (
     group_nights,
@@ -19,6 +26,7 @@ from scorekeeper.reads.groups import (
     member_sentence,
     night_history_page,
 )
+from scorekeeper.reads.pay_details import group_pay_context
 from scorekeeper.reads.polls import group_now
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
@@ -73,6 +81,7 @@ def group_detail(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     context = {
         **group_page(group, site_url(request), request.user, before=before),
         "link_form": InviteLinkForm(),
+        **group_pay_context(group),
     }
     return render(request, "scorekeeper/group.html", context)
 
@@ -138,8 +147,44 @@ def group_house_rules(request: AuthenticatedRequest, group_id: int) -> HttpRespo
             else:
                 messages.success(request, _("The house rules are saved for the next nights."))
                 return redirect("group_house_rules", group_id=group.pk)
-    context = {"group": group, "house": house, "summary": group_rules_summary(group)}
+    context = {
+        "group": group,
+        "house": house,
+        "summary": group_rules_summary(group),
+        "currency_form": CurrencyForm(current=group.currency),
+    }
     return render(request, "scorekeeper/house_rules.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def group_currency(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The currency the group's next nights play in, on the house rules page."""
+    group = member_group(request, group_id)
+    form = CurrencyForm(request.POST or None, current=group.currency)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group_services.set_currency(
+                group=group, by=request.user, currency=form.cleaned_data["currency"]
+            )
+        except Refused as error:
+            form.add_error("currency", str(error))
+        else:
+            messages.success(
+                request,
+                _("The next nights play in %(currency)s.")
+                % {"currency": currency_name(group.currency, get_language() or "en")},
+            )
+            return redirect(reverse("group_house_rules", args=[group.pk]) + "#currency")
+    if request.method == "GET":
+        return redirect(reverse("group_house_rules", args=[group.pk]) + "#currency")
+    context = {
+        "group": group,
+        "house": HouseRulesForm(base=group.house_rules),
+        "summary": group_rules_summary(group),
+        "currency_form": form,
+    }
+    return render(request, "scorekeeper/house_rules.html", context, status=400)
 
 
 def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:
