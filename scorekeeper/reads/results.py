@@ -10,16 +10,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Sum
+from django.db.models import Prefetch, Q, Sum
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import signed
 from scorekeeper.models import Entry, Night, Payment, Seat
+from scorekeeper.models.payments import TabPart, TabPayment
+from scorekeeper.reads.tally import person_key
 from scorekeeper.settlement import apply_loss_cap, settle
+
+PAID_ACROSS = gettext_lazy(
+    "%(amount)s of this was paid across nights already. What is left is owed on the group page."
+)
 
 
 @dataclass(frozen=True)
@@ -50,10 +56,30 @@ class PaymentLine:
     payee: Seat
     cents: int
     marked: Payment | None  # set once someone marked it paid
+    across: int = 0  # cents of it that payments across nights squared already
 
     @property
     def is_paid(self) -> bool:
         return self.marked is not None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether it can still be marked paid here: nothing of it was paid, on this
+        night or across nights (a mark now would record that money twice)."""
+        return self.marked is None and not self.across
+
+    @property
+    def paid_across(self) -> bool:
+        return self.marked is None and self.across >= self.cents
+
+
+@dataclass(frozen=True)
+class AcrossPayment:
+    """A payment across nights between players of this night, made after it ended,
+    and how much of it squared this night (0 when it all went to other nights)."""
+
+    payment: TabPayment
+    here: int
 
 
 @dataclass(frozen=True)
@@ -63,6 +89,7 @@ class NightResults:
     players: list[SeatResult]  # most points first
     payments: list[PaymentLine]
     chart: SafeString
+    across: list[AcrossPayment] = field(default_factory=list)  # oldest first
 
     @property
     def capped(self) -> list[SeatResult]:
@@ -74,7 +101,7 @@ class NightResults:
 
     @property
     def all_paid(self) -> bool:
-        return all(line.is_paid for line in self.payments)
+        return all(line.is_paid or line.paid_across for line in self.payments)
 
 
 @dataclass(frozen=True)
@@ -205,20 +232,50 @@ def night_results(night: Night) -> NightResults:
         (payment.payer_id, payment.payee_id, payment.cents): payment
         for payment in Payment.objects.filter(night=night).select_related("marked_by")
     }
-    payments = [
-        PaymentLine(seats[payer], seats[payee], cents, marked.get((payer, payee, cents)))
-        for payer, payee, cents in _settle(players)
-    ]
+    lines = _settle(players)
+    across = _across_payments(night, seats) if night.is_over else []
+    # What each seat still owes (or is owed) here once marks and payments across nights
+    # are counted, as stored: the lines nobody marked take it in the settlement's order.
+    owes = {seat.pk: max(0, -seat.unpaid_cents) for seat in played.seats}
+    due = {seat.pk: max(0, seat.unpaid_cents) for seat in played.seats}
+    payments = []
+    for payer, payee, cents in lines:
+        mark = marked.get((payer, payee, cents))
+        open_cents = cents
+        if mark is None and across:
+            open_cents = min(cents, owes[payer], due[payee])
+            owes[payer] -= open_cents
+            due[payee] -= open_cents
+        payments.append(PaymentLine(seats[payer], seats[payee], cents, mark, cents - open_cents))
     return NightResults(
         night=night,
         rounds=len(played.numbers),
         players=players,
         payments=payments,
         chart=_chart(played),
+        across=across,
     )
 
 
-def settlement_payments(night: Night) -> list[tuple[int, int, int]]:
-    """The night's payments as ``(payer seat id, payee seat id, cents)`` (two queries,
-    the totals summed by the database)."""
-    return _settle(seat_results(night, night.seats.all(), seat_totals(night)))
+def _across_payments(night: Night, seats: Mapping[int, Seat]) -> list[AcrossPayment]:
+    """The payments across nights that squared some of ``night``, or were made since
+    it ended between two of its players in its currency (two queries)."""
+    people = {person_key(seat) for seat in seats.values()}
+    found = (
+        TabPayment.objects.filter(group_id=night.group_id, currency=night.currency)
+        .filter(Q(parts__seat__night=night) | Q(marked_at__gte=night.ended_at))
+        .distinct()
+        .prefetch_related(Prefetch("parts", queryset=TabPart.objects.select_related("seat")))
+        .order_by("marked_at", "pk")
+    )
+    across = []
+    for payment in found:
+        parts = payment.parts.all()
+        # The payer's side (+) or the payee's (-) of it that landed on this night.
+        here = max(
+            sum(part.cents for part in parts if part.seat.night_id == night.pk and part.cents > 0),
+            -sum(part.cents for part in parts if part.seat.night_id == night.pk and part.cents < 0),
+        )
+        if here or {person_key(part.seat) for part in parts} <= people:
+            across.append(AcrossPayment(payment, here))
+    return across

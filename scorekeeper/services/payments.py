@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.owed import (
@@ -19,7 +20,7 @@ from scorekeeper.reads.owed import (
     folded_nights,
     owed_in,
 )
-from scorekeeper.reads.results import settlement_payments
+from scorekeeper.reads.results import PAID_ACROSS, night_results
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, lock_group, night_change
 from scorekeeper.services.money import store_money
@@ -36,18 +37,21 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     with night_change(night, by=marked_by, may=in_group) as night:
         if not night.is_over:
             raise Refused(_("Payments can be marked once the night is over."))
-        if TabPart.objects.filter(seat__night=night).exists():
-            # The tab already squared part of this night: a mark here would count it twice.
-            raise Refused(
-                _(
-                    "Part of this night was paid with what was still owed across nights. "
-                    "Mark payments on the group page."
-                )
-            )
-        if (payer.pk, payee.pk, cents) not in settlement_payments(night):
+        line = next(
+            (
+                line
+                for line in night_results(night).payments
+                if (line.payer.pk, line.payee.pk, line.cents) == (payer.pk, payee.pk, cents)
+            ),
+            None,
+        )
+        if line is None:
             raise Refused(
                 _("That payment is not in the settlement any more. Check the new amounts.")
             )
+        if line.across:
+            # A payment across nights squared some of it: a mark would count that twice.
+            raise Refused(PAID_ACROSS % {"amount": money(line.across, night.currency)})
         payment, _created = Payment.objects.get_or_create(
             night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
         )
