@@ -25,7 +25,9 @@ from scorekeeper.models.nights import (
     player_board,
     points_in_range,
 )
+from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
+from scorekeeper.models.seat_draws import SeatDraw
 
 __all__ = [
     "MAX_POINTS",
@@ -37,10 +39,12 @@ __all__ = [
     "MembershipQuerySet",
     "Night",
     "NightQuerySet",
+    "PayDetails",
     "Payment",
     "Round",
     "RoundEdit",
     "Seat",
+    "SeatDraw",
     "User",
     "UserManager",
     "new_invite_token",

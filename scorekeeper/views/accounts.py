@@ -1,19 +1,26 @@
 """Logging in and out, the optional public sign-up, and the language switcher."""
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LanguageForm, LoginForm, SignUpForm
+from scorekeeper.forms.pay_details import PayDetailsForm
 from scorekeeper.middleware import set_language_cookie
+from scorekeeper.reads.pay_details import own_pay_details
 from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
+from scorekeeper.services.pay_details import save_pay_details
 from scorekeeper.throttle import signup_refusal
+from scorekeeper.views.access import AuthenticatedRequest
 
 
 class LoginView(auth_views.LoginView):
@@ -60,3 +67,20 @@ def language(request: HttpRequest) -> HttpResponse:
         remember_language(user=request.user, language=code)
     set_language_cookie(response, code)
     return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account(request: AuthenticatedRequest) -> HttpResponse:
+    """Your own account: how you like to be paid (each field optional)."""
+    details = own_pay_details(request.user)
+    form = PayDetailsForm(request.POST or None, instance=details)
+    if request.method == "POST" and form.is_valid():
+        try:
+            save_pay_details(user=request.user, **form.cleaned_data)
+        except Refused as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Saved: the others in your groups see how to pay you."))
+            return redirect("account")
+    return render(request, "scorekeeper/account.html", {"form": form})

@@ -21,6 +21,7 @@ from scorekeeper.reads import exports
 from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
 from scorekeeper.reads.owed import CANNOT_FOLD, folded_settlement
+from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
 from scorekeeper.reads.share import share_text
@@ -43,6 +44,7 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
+    context |= night_pay_context(night)
     folded = folded_settlement(night) if night.group.settle_everything else None
     context["share_text"] = share_text(results, folded)
     if folded is not None:
@@ -137,9 +139,10 @@ def group_owed(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     owed" part, or for htmx only that part."""
     group = member_group(request, group_id)
     if request.htmx:
-        context = {"group": group, **owed_part(group, request.user)}
+        context = {"group": group, **owed_part(group, request.user), **group_pay_context(group)}
         return render(request, "scorekeeper/group.html#owed", context)
     context = {**group_page(group, site_url(request), request.user), "link_form": InviteLinkForm()}
+    context |= group_pay_context(group)
     return render(request, "scorekeeper/group.html", context)
 
 

@@ -1,0 +1,127 @@
+"""How the people a payment goes to like to be paid, as a payment line shows it.
+
+Only to members of a group the person is in: a page of a group reads the pay details
+of that group's current members (one query), never anyone else's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from scorekeeper.models import Group, Membership, Night, PayDetails, User
+from scorekeeper.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
+
+
+def pay_details_in(group: Group) -> dict[int, PayDetails]:
+    """The pay details of ``group``'s current members, by user id (one query). The
+    page asking is the group's own, so its reader is a member."""
+    current = Membership.objects.current_through("user__memberships__")
+    return {
+        details.user_id: details
+        for details in PayDetails.objects.filter(current, user__memberships__group=group)
+    }
+
+
+def own_pay_details(user: User) -> PayDetails | None:
+    return PayDetails.objects.filter(user=user).first()
+
+
+@dataclass(frozen=True)
+class PayTo:
+    """One payment line's ways to pay: the EPC QR code (euros to an IBAN only), the
+    account masked, the full IBAN for "Copy IBAN", and the payee's links."""
+
+    details: PayDetails
+    cents: int
+    currency: str
+    text: str  # the remittance information: "OFC Friday 3 Dec"
+
+    @property
+    def masked_iban(self) -> str:
+        return mask_iban(self.details.iban) if self.details.iban else ""
+
+    @property
+    def payload(self) -> str:
+        """The EPC QR code's text; empty when there is none to make."""
+        if not self.details.iban or self.currency != "EUR" or self.cents <= 0:
+            return ""
+        return epc_payload(
+            name=self.details.holder,
+            iban=self.details.iban,
+            bic=self.details.bic,
+            cents=self.cents,
+            text=self.text,
+        )
+
+    @property
+    def qr(self) -> SafeString:
+        payload = self.payload
+        if not payload:
+            return mark_safe("")
+        # EPC069-12: error correction M exactly, never raised by segno, version 13 at most.
+        code = segno.make_qr(payload.encode("utf-8"), error="m", boost_error=False)
+        svg = code.svg_inline(
+            scale=4,
+            border=4,
+            dark="#000",
+            light="#fff",
+            svgclass="qr",
+            title=gettext("Payment code for your bank app"),
+        )
+        return mark_safe(svg)
+
+    @property
+    def links(self) -> list[tuple[PayLink, str]]:
+        """Each link the payee set, with the amount in it where the service takes one,
+        and the service's name."""
+        return [
+            (pay_link(service, url, self.cents, self.currency), service_name(service))
+            for service, url in self.details.links()
+        ]
+
+
+def service_name(service: Service) -> str:
+    if service is Service.LINK:
+        return gettext("their payment link")
+    return SHAPES[service].name
+
+
+def payee_user_id(payee: object) -> int | None:
+    """The account a payment line's payee is: a seat's user, or an owed line's person
+    (``user:<id>``); None for a guest."""
+    user_id = getattr(payee, "user_id", None)
+    if user_id is not None:
+        return int(user_id)
+    key = getattr(payee, "key", "")
+    if isinstance(key, str) and key.startswith("user:"):
+        return int(key.removeprefix("user:"))
+    return None
+
+
+def pay_to(
+    known: dict[int, PayDetails], payee: object, cents: int, currency: str, text: str
+) -> PayTo | None:
+    """The ways to pay ``payee`` that ``known`` (:func:`pay_details_in`) holds."""
+    user_id = payee_user_id(payee)
+    details = known.get(user_id) if user_id is not None else None
+    if details is None or not (details.iban or details.links()):
+        return None
+    return PayTo(details=details, cents=cents, currency=currency, text=text)
+
+
+def night_pay_context(night: Night) -> dict:
+    """What a night's settlement needs for its payment lines' ways to pay: the
+    payees' details (one query) and the transfer's description ("OFC Friday 3 Dec")."""
+    day = date_format(timezone.localtime(night.started_at), "l j M")
+    return {"pay_details": pay_details_in(night.group), "remittance": f"OFC {day}"}
+
+
+def group_pay_context(group: Group) -> dict:
+    """The same for what is still owed across a group's nights (one query)."""
+    return {"pay_details": pay_details_in(group), "remittance": f"OFC {group.name}"}

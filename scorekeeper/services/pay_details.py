@@ -1,0 +1,39 @@
+"""Saving how a member likes to be paid."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scorekeeper.models import PayDetails, User
+from scorekeeper.models.pay_details import LINK_FIELDS
+from scorekeeper.paying import BadIban, BadLink, Service, check_bic, check_iban, check_link
+from scorekeeper.services.errors import Refused
+
+
+@transaction.atomic
+def save_pay_details(
+    *, user: User, holder: str = "", iban: str = "", bic: str = "", **links: str
+) -> PayDetails:
+    """Keep ``user``'s bank account and links (blank: none), each checked again here."""
+    unknown = set(links) - set(LINK_FIELDS)
+    if unknown:
+        raise TypeError(f"not a payment link: {sorted(unknown)}")
+    try:
+        iban = check_iban(iban) if iban.strip() else ""
+        bic = check_bic(bic) if bic.strip() else ""
+        checked = {
+            name: check_link(Service(name), value) if value.strip() else ""
+            for name, value in links.items()
+        }
+    except (BadIban, BadLink, ValueError):
+        raise Refused(_("Those payment details could not be saved: check each field.")) from None
+    holder = " ".join(holder.split())
+    if iban and not holder:
+        raise Refused(_("Enter the name on the account, as your bank writes it."))
+    details, _created = PayDetails.objects.select_for_update().get_or_create(user=user)
+    details.holder, details.iban, details.bic = holder, iban, bic
+    for name in LINK_FIELDS:
+        setattr(details, name, checked.get(name, ""))
+    details.updated_at = timezone.now()
+    details.save()
+    return details

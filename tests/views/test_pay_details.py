@@ -1,0 +1,207 @@
+"""How members like to be paid: the account page, and the ways to pay on the
+settlement's and the group page's payment lines, shown only within the group."""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.models import Group, Night, PayDetails, User
+from scorekeeper.services.groups import leave_group
+from scorekeeper.services.pay_details import save_pay_details
+from tests.helpers import finish, make_group, play, rounds_of, settle_url
+
+IBAN = "NL91 ABNA 0417 1643 00"
+ACCOUNT = reverse("account")
+
+
+def anna_is_paid_by(**details: str) -> None:
+    save_pay_details(user=User.objects.get(name="Anna"), **details)
+
+
+@pytest.fixture
+def night(make_night) -> Night:
+    """Over: Chris pays Anna €1.20, Bram pays her €0.30."""
+    return finish(play(make_night(), *rounds_of(2)))
+
+
+# --- the account page --------------------------------------------------------------
+
+
+def test_the_account_page_keeps_the_iban_as_typed_and_each_link(login, make_user):
+    make_user("Anna")
+    client = login("Anna")
+    assert client.get(ACCOUNT).status_code == 200
+    response = client.post(
+        ACCOUNT,
+        {"holder": "Anna de Vries", "iban": IBAN, "paypal": "paypal.me/AnnaDV", "wise": ""},
+    )
+    assert response.status_code == 302
+    details = PayDetails.objects.get(user__name="Anna")
+    assert (details.holder, details.iban, details.paypal) == (
+        "Anna de Vries",
+        IBAN,
+        "https://paypal.me/AnnaDV",
+    )
+    # The menu's name leads here.
+    assert ACCOUNT in client.get(reverse("home") + "?stay=1").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("posted", "field", "words"),
+    [
+        ({"holder": "Anna", "iban": "NL92 ABNA 0417 1643 00"}, "iban", "check digits"),
+        ({"holder": "Anna", "iban": "NL91 ABNA 0417 1643 0"}, "iban", "18 characters"),
+        ({"iban": IBAN}, "holder", "name on the account"),
+        ({"paypal": "https://paypal.com/anna-dv"}, "paypal", "not a PayPal address"),
+        ({"revolut": "https://revolut.com/anna"}, "revolut", "not a Revolut address"),
+        ({"bunq": "https://bunq.com/anna"}, "bunq", "not a bunq address"),
+        ({"tikkie": "https://tikkie.me/anna"}, "tikkie", "not a Tikkie address"),
+        ({"wise": "https://wise.com/anna"}, "wise", "not a Wise address"),
+        ({"link": "http://pay.example.org"}, "link", "starts with https://"),
+    ],
+)
+def test_a_wrong_field_is_refused_in_words_and_nothing_is_saved(
+    login, make_user, posted, field, words
+):
+    make_user("Anna")
+    response = login("Anna").post(ACCOUNT, posted)
+    assert response.status_code == 200
+    assert words in " ".join(response.context["form"].errors[field])
+    assert words in html.unescape(response.content.decode())
+    assert not PayDetails.objects.exists()
+
+
+# --- the settlement's payment lines -------------------------------------------------
+
+
+def test_a_payee_with_an_iban_gets_a_qr_code_copy_iban_and_the_masked_account(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
+    page = login("Bram").get(settle_url(night)).content.decode()
+
+    assert page.count('data-testid="epc-qr"') == 2  # Chris → Anna and Bram → Anna
+    assert "NL•• •••• •••• •••• 4300" in page
+    assert page.count("Copy IBAN") == 2
+    # In full only inside the code and for the copy button.
+    copies = re.findall(r'<span id="(iban-\d)" class="copy-source"[^>]*>([^<]*)</span>', page)
+    assert copies == [("iban-1", IBAN), ("iban-2", IBAN)]
+    assert 'data-copy="#iban-1"' in page and 'data-copy="#iban-2"' in page
+    assert page.count("Mark paid") == 2  # still one tap on the same line
+
+
+def test_the_qr_codes_payload_carries_the_amount_of_its_line_and_the_night(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
+    response = login("Bram").get(settle_url(night))
+    payloads = _payloads(response)
+    day = f"{night.started_at:%A} {night.started_at.day} {night.started_at:%b}"
+    assert [fields[7] for fields in payloads] == ["EUR1.20", "EUR0.30"]
+    assert {fields[10] for fields in payloads} == {f"OFC {day}"}
+
+
+def _payloads(response) -> list[list[str]]:
+    from scorekeeper.reads.pay_details import pay_to
+
+    context = response.context
+    lines = context["results"].payments
+    found = [
+        pay_to(context["pay_details"], line.payee, line.cents, "EUR", context["remittance"])
+        for line in lines
+    ]
+    return [pay.payload.split("\n") for pay in found if pay]
+
+
+def test_no_qr_code_for_a_payee_without_an_iban(night, login):
+    anna_is_paid_by(paypal="https://paypal.me/AnnaDV")
+    page = login("Bram").get(settle_url(night)).content.decode()
+    assert "epc-qr" not in page and "Copy IBAN" not in page
+    assert 'href="https://paypal.me/AnnaDV/0.30EUR"' in page
+    assert "Pay €0.30 with PayPal" in page
+
+
+def test_another_currency_gets_no_qr_code_but_keeps_the_links(make_night, login):
+    night = make_night()
+    Night.objects.filter(pk=night.pk).update(currency="GBP")
+    Group.objects.filter(pk=night.group_id).update(currency="GBP")
+    finish(play(Night.objects.get(pk=night.pk), *rounds_of(2)))
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN, paypal="https://paypal.me/AnnaDV")
+    page = login("Bram").get(settle_url(night)).content.decode()
+
+    assert "epc-qr" not in page
+    assert "NL•• •••• •••• •••• 4300" in page  # the account is still said, masked
+    assert 'href="https://paypal.me/AnnaDV/0.30GBP"' in page
+
+
+def test_each_services_link_on_the_line_has_its_amount_where_it_takes_one(night, login):
+    anna_is_paid_by(
+        paypal="https://paypal.me/AnnaDV",
+        revolut="https://revolut.me/annadv",
+        bunq="https://bunq.me/AnnaDV",
+        tikkie="https://tikkie.me/pay/Tikkie/abc123",
+        wise="https://wise.com/pay/me/annad12",
+        link="https://pay.example.org/anna",
+    )
+    page = html.unescape(login("Bram").get(settle_url(night)).content.decode())
+    for href in [
+        "https://paypal.me/AnnaDV/1.20EUR",
+        "https://revolut.me/annadv?amount=120&currency=EUR",
+        "https://bunq.me/AnnaDV/1.20",
+        "https://tikkie.me/pay/Tikkie/abc123",
+        "https://wise.com/pay/me/annad12",
+        "https://pay.example.org/anna",
+    ]:
+        assert f'href="{href}"' in page, href
+    assert "Pay €1.20 with Wise (type in the amount)" in page
+
+
+def test_a_paid_line_shows_no_ways_to_pay(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
+    client = login("Bram")
+    seats = {seat.name: seat for seat in night.seats.all()}
+    client.post(
+        reverse("payment_mark", args=[night.pk]),
+        {"payer": seats["Bram"].pk, "payee": seats["Anna"].pk, "cents": 30},
+    )
+    page = client.get(settle_url(night)).content.decode()
+    assert page.count('data-testid="epc-qr"') == 1  # only Chris → Anna is left
+
+
+def test_the_group_pages_still_owed_lines_show_the_same(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN, bunq="https://bunq.me/AnnaDV")
+    client = login("Chris")
+    for url in [
+        reverse("group_detail", args=[night.group_id]),
+        reverse("group_owed", args=[night.group_id]),
+    ]:
+        page = client.get(url).content.decode()
+        assert page.count('data-testid="epc-qr"') == 2, url
+        assert 'href="https://bunq.me/AnnaDV/1.20"' in page
+    part = client.get(reverse("group_owed", args=[night.group_id]), HTTP_HX_REQUEST="true")
+    assert 'data-testid="epc-qr"' in part.content.decode()
+
+
+# --- who sees them -----------------------------------------------------------------
+
+
+def test_a_stranger_gets_404_on_every_page_that_shows_them(night, make_user, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
+    make_user("Eve")
+    make_group(name="Eve's table", members=("Eve",))
+    client = login("Eve")
+    for url in [
+        settle_url(night),
+        reverse("group_detail", args=[night.group_id]),
+        reverse("group_owed", args=[night.group_id]),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "4300" not in response.content.decode()
+    # Her own account page shows only her own details (none).
+    assert IBAN not in client.get(ACCOUNT).content.decode()
+
+
+def test_someone_who_left_the_group_is_no_longer_shown_to_it(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN, paypal="https://paypal.me/AnnaDV")
+    leave_group(group=night.group, user=User.objects.get(name="Anna"))
+    page = login("Bram").get(settle_url(night)).content.decode()
+    assert "epc-qr" not in page and "4300" not in page and "paypal.me" not in page
