@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite setup setup-dev chromium wrk lint format bench clean
+.PHONY: run dev test test-sqlite setup setup-dev chromium axe wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,18 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-zenhei || true; \
 	fi
 
+# axe-core, the accessibility checker the browser tests load into pages: the version
+# pinned in package.json and package-lock.json, from npm (Debian's npm when missing).
+node_modules/.installed: package.json package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+axe: node_modules/.installed
+
 # The HTTP benchmark's load generator, from Debian.
 wrk:
 	@if ! command -v wrk >/dev/null 2>&1; then \
@@ -71,13 +83,13 @@ format: setup-dev
 # The whole suite on SQLite (the default), then everything that touches the
 # database again on PostgreSQL, which .ci/postgres installs and starts if needed.
 # The test of several app nodes shares a Redis cache, which .ci/redis does the same for.
-test: setup-dev chromium lint
+test: setup-dev chromium axe lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 2 -p no:cacheprovider
 	DATABASE_URL=$$(.ci/postgres) OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) \
 		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
 
-test-sqlite: setup-dev chromium
+test-sqlite: setup-dev chromium axe
 	$(BIN)/pytest -n 2 -p no:cacheprovider
 
 # bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py
@@ -88,4 +100,4 @@ bench: setup-dev wrk
 	$(BIN)/python bench/server.py
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache node_modules
