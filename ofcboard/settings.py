@@ -189,6 +189,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),
+    ("de", "Deutsch"),
     ("nl", "Nederlands"),
     ("zh-hans", "简体中文"),
 ]

@@ -10,13 +10,20 @@ from django.conf import settings
 # The players, and the rules page's example players A, B and C.
 NAMES = {"Anna", "Bram", "Chris", "Dana", "Gus", "Friday", "OFC", "A", "B", "C"}
 # What any language writes the same: the brand, card notation and file formats.
-EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands", "ah"}
+EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands", "Deutsch", "ah"}
 # English words that Dutch tables say as they are (the game's own terms).
 DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
     "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal", "trips", "full",
     "straight", "royal", "Scoop", "scoop", "royalties",
+}  # fmt: skip
+# English words that German tables say as they are, and German words spelled like English.
+GERMAN_TOO = {
+    "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
+    "Progressive", "Ultimate", "Joker", "Foul", "FL", "Hand", "In", "Flush", "Full", "House",
+    "Straight", "Royal", "Scoop", "Board", "Boards", "System", "OK", "Kicker", "Button",
+    "Euro",
 }  # fmt: skip
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "data-confirm", "alt"}
 # A card ("Qh", "10h"), or ranks on their own ("QQ", "K", "A-J-8" in pieces).

@@ -55,7 +55,7 @@ def test_an_amount_as_the_page_writes_it_is_read_in_whole_cents(typed, language,
     assert cents(typed, language) == expected
 
 
-@pytest.mark.parametrize("language", ["en", "nl", "zh-hans"])
+@pytest.mark.parametrize("language", ["en", "nl", "zh-hans", "de"])
 @pytest.mark.parametrize(("typed", "expected"), [("0,10", 10), ("0.10", 10), ("4,3", 430)])
 def test_either_mark_for_cents_still_reads_in_every_language(typed, expected, language):
     assert cents(typed, language) == expected

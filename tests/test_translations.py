@@ -1,4 +1,4 @@
-"""The Dutch and Chinese catalogues: complete, consistent, and compiled as committed.
+"""The Dutch, Chinese and German catalogues: complete, consistent, and compiled as committed.
 
 The compiled ``.mo`` files are kept in the repository so that ``make run`` on a fresh
 machine needs no GNU gettext; these tests compile each ``.po`` with polib (pure
@@ -22,6 +22,12 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 TERMS = {
     "nl": {"Fantasyland": "Fantasyland", "royalties": "royalties", "scoop": "scoop"},
     "zh-hans": {"Fantasyland": "范特西", "royalties": "奖励分", "foul": "爆牌", "scoop": "打枪"},
+    "de": {
+        "Fantasyland": "Fantasyland",
+        "royalties": "Royalties",
+        "foul": "foul",
+        "scoop": "Scoop",
+    },
 }
 
 

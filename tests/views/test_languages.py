@@ -24,6 +24,7 @@ def lang_of(response) -> str:
     [
         ("nl-NL,nl;q=0.9,en;q=0.5", "nl", "Inloggen"),
         ("zh-CN,zh;q=0.9", "zh-hans", "登录"),
+        ("de-DE,de;q=0.9,en;q=0.5", "de", "Anmelden"),
         ("fr-FR,fr;q=0.9", "en", "Log in"),
         ("", "en", "Log in"),
     ],
@@ -38,7 +39,7 @@ def test_every_page_has_a_switcher_that_remembers_the_language_in_a_cookie(db):
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     page = client.get(reverse("login")).content.decode()
     assert 'data-testid="languages"' in page
-    assert "Nederlands" in page and "简体中文" in page
+    assert "Nederlands" in page and "简体中文" in page and "Deutsch" in page
     response = client.post(reverse("language"), {"language": "nl", "next": "/rules/"})
     assert response.status_code == 302 and response.url == "/rules/"
     assert response.cookies[LANGUAGE_COOKIE].value == "nl"
@@ -103,7 +104,7 @@ def test_the_copy_text_and_the_chart_speak_the_pages_language(make_night, login)
     assert "1 手后的累计得分" in chinese
 
 
-@pytest.mark.parametrize("language", ["en", "nl", "zh-hans"])
+@pytest.mark.parametrize("language", ["en", "nl", "zh-hans", "de"])
 @pytest.mark.parametrize("typed", ["0,50", "0.50"])
 def test_the_point_value_takes_a_comma_or_a_point_in_every_language(
     login, make_group, language, typed
@@ -150,6 +151,7 @@ def test_exports_keep_their_english_names_and_values_in_every_language(make_nigh
         assert b"Anna" in english
         assert body(url, "nl") == english
         assert body(url, "zh-hans") == english
+        assert body(url, "de") == english
 
 
 def test_error_pages_speak_the_language(db):

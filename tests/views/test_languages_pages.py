@@ -1,10 +1,11 @@
-"""Every main page in Dutch and in Chinese: no English text left outside a translation.
+"""Every main page in Dutch, German and Chinese: no English text left outside a translation.
 
-The pages are rendered with the same data in English, Dutch and Simplified Chinese.
-A Chinese page may hold Latin letters only in names, cards and a few fixed tokens;
-a Dutch page may not repeat an English text node, except the game's own terms that
-Dutch players say in English too. Text nodes and the attributes a person reads or
-hears (title, aria-label, placeholder, data-confirm) are both checked.
+The pages are rendered with the same data in English, Dutch, German and Simplified
+Chinese. A Chinese page may hold Latin letters only in names, cards and a few fixed
+tokens; a Dutch or German page may not repeat an English text node, except the game's
+own terms that Dutch and German players say in English too. Text nodes and the
+attributes a person reads or hears (title, aria-label, placeholder, data-confirm) are
+both checked.
 """
 
 import pytest
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night
 from tests.helpers import enter, finish, log_in, make_group, make_night, play, set_cards
-from tests.languages import DUTCH_TOO, EVERYWHERE, NAMES, leftover, texts_of
+from tests.languages import DUTCH_TOO, EVERYWHERE, GERMAN_TOO, NAMES, leftover, texts_of
 
 
 @pytest.fixture
@@ -102,7 +103,8 @@ def test_no_english_is_left_on_the_chinese_pages(table):
     assert not found, report(found)
 
 
-def test_no_english_text_node_survives_on_the_dutch_pages(table):
+@pytest.mark.parametrize(("language", "too"), [("nl", DUTCH_TOO), ("de", GERMAN_TOO)])
+def test_no_english_text_node_survives_on_the_dutch_and_german_pages(table, language, too):
     group, *nights = table
     user = nights[0].seats.get(name="Anna").user
     found = {}
@@ -110,8 +112,8 @@ def test_no_english_text_node_survives_on_the_dutch_pages(table):
     urls += [(url, None) for url in anonymous_pages(group)]
     for url, who in urls:
         english = set(texts_of(render(url, "en", who)))
-        for text in texts_of(render(url, "nl", who)):
-            if text in english and leftover(text, NAMES | EVERYWHERE | DUTCH_TOO):
+        for text in texts_of(render(url, language, who)):
+            if text in english and leftover(text, NAMES | EVERYWHERE | too):
                 found.setdefault(url, []).append(text)
     assert not found, report(found)
 
