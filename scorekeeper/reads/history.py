@@ -122,36 +122,48 @@ class TableRow:
         return stake_lines(self.points_by_stake)
 
 
-def group_table(group: Group) -> list[TableRow]:
-    """Everyone who played a finished night of ``group``, most money won first (two queries).
+@dataclass(frozen=True)
+class CurrencyTable:
+    """The players of the nights played in one currency, most money won in it first."""
 
-    Ranked by money in the group's currency, then in any other currency a night
-    was played in (by its code); points are shown per stake, never added across
-    stakes. Members who left the group keep their row, marked ``left``.
+    currency: str
+    rows: list[TableRow]
+
+
+def group_table(group: Group) -> list[CurrencyTable]:
+    """Everyone who played a finished night of ``group``, one table per currency the
+    nights were played in (the group's own first, then by code), each ranked by the
+    money won in it (two queries): a euro is never weighed against a pound.
+
+    Points are shown per stake, never added across stakes. Members who left the
+    group keep their row, marked ``left``.
     """
     seats = list(_finished_seats(group))
     left = set(group.memberships.former().values_list("user_id", flat=True))
-    rows: dict[object, TableRow] = {}
+    rows: dict[str, dict[str, TableRow]] = defaultdict(dict)
     for seat in seats:
-        key = person_key(seat)
-        if key not in rows:
-            name = seat.user.name if seat.user else seat.name
-            rows[key] = TableRow(name=name, user=seat.user, left=seat.user_id in left)
-        row = rows[key]
         night = seat.night
+        key = person_key(seat)
+        row = rows[night.currency].get(key)
+        if row is None:
+            name = seat.user.name if seat.user else seat.name
+            row = rows[night.currency][key] = TableRow(
+                name=name, user=seat.user, left=seat.user_id in left
+            )
         row.nights += 1
         row.rounds += seat.rounds_played
         row.fantasylands += seat.fantasylands
         stake = (night.currency, night.point_cents)
         row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + seat.points
         row.money[night.currency] = row.money.get(night.currency, 0) + seat.cents
-    played_in = {currency for row in rows.values() for currency in row.money}
-    order = [group.currency, *sorted(played_in - {group.currency})]
 
-    def rank(row: TableRow) -> tuple[list[int], str]:
-        return [-row.money.get(currency, 0) for currency in order], row.name.lower()
+    def rank(row: TableRow) -> tuple[int, str]:
+        return -sum(row.money.values()), row.name.lower()
 
-    return sorted(rows.values(), key=rank)
+    order = sorted(rows, key=lambda currency: (currency != group.currency, currency))
+    return [
+        CurrencyTable(currency, sorted(rows[currency].values(), key=rank)) for currency in order
+    ]
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,7 @@ def settle_everything(request: AuthenticatedRequest, night_id: int) -> HttpRespo
 @login_required
 def group_table_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group = member_group(request, group_id)
-    context = {"group": group, "rows": group_table(group)}
+    context = {"group": group, "tables": group_table(group)}
     return render(request, "scorekeeper/group_table.html", context)
 
 

@@ -64,12 +64,20 @@ def test_a_group_copied_into_another_install_reads_as_the_original(db, tmp_path)
 def test_a_copy_into_the_same_install_renames_the_accounts_and_leaves_the_original(db, tmp_path):
     group, nights = played_site()
     before = read_as_text(group)
-    standings = [(row.name, row.points_by_stake, row.money) for row in group_table(group)]
+    standings = [
+        (row.name, row.points_by_stake, row.money)
+        for table in group_table(group)
+        for row in table.rows
+    ]
     copy, renamed, _ = import_group(copy_out(group, tmp_path))
 
     assert renamed == {"Anna": "Anna B", "Bram": "Bram B", "Chris": "Chris B"}
     assert read_as_text(group) == before  # the original, untouched
-    copied = [(row.name, row.points_by_stake, row.money) for row in group_table(copy)]
+    copied = [
+        (row.name, row.points_by_stake, row.money)
+        for table in group_table(copy)
+        for row in table.rows
+    ]
     assert copied == [(renamed.get(name, name), *figures) for name, *figures in standings]
     assert Night.objects.count() == 2 * len(nights)
     # What phones sent their saves with, and the owed list's taps, stay the original's.

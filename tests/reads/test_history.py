@@ -76,7 +76,8 @@ def test_the_group_table_adds_up_every_finished_night(two_nights, login):
     group, _, _ = two_nights
     page = login("Chris").get(reverse("group_table", args=[group.pk]))
 
-    rows = {row.name: row for row in page.context["rows"]}
+    (table,) = page.context["tables"]  # one currency, one table
+    rows = {row.name: row for row in table.rows}
     assert list(rows) == ["Bram", "Gus", "Chris", "Anna"]  # most money first
     anna, bram, chris, gus = rows["Anna"], rows["Bram"], rows["Chris"], rows["Gus"]
     assert (anna.nights, anna.rounds, anna.fantasylands) == (2, 5, 1)
@@ -110,7 +111,7 @@ def test_the_group_table_ranks_by_money_not_by_points_added_across_stakes(make_n
 
     page = login("Anna").get(reverse("group_table", args=[low.group.pk]))
 
-    bram, anna = page.context["rows"]
+    bram, anna = page.context["tables"][0].rows
     assert (bram.name, bram.money, anna.name, anna.money) == (
         "Bram",
         {"EUR": -400 + 600},
@@ -137,11 +138,21 @@ def test_the_group_table_ranks_by_the_groups_own_currency_first(make_night, logi
 
     page = login("Anna").get(reverse("group_table", args=[home.group.pk]))
 
-    assert [(row.name, row.money) for row in page.context["rows"]] == [
-        ("Bram", {"USD": 50, "EUR": -1000}),
-        ("Anna", {"USD": -50, "EUR": 1000}),
+    # One table per currency, the group's own first, each ranked within itself: the
+    # euro night abroad does not put Anna above Bram in the dollar table.
+    dollars, euros = page.context["tables"]
+    assert [(row.name, row.money, row.nights) for row in dollars.rows] == [
+        ("Bram", {"USD": 50}, 1),
+        ("Anna", {"USD": -50}, 1),
     ]
-    assert page.context["rows"][1].stake_lines == [(100, 10, "EUR"), (-5, 10, "USD")]
+    assert [(row.name, row.money) for row in euros.rows] == [
+        ("Anna", {"EUR": 1000}),
+        ("Bram", {"EUR": -1000}),
+    ]
+    assert euros.rows[0].stake_lines == [(100, 10, "EUR")]
+    html = page.content.decode()
+    assert "Ranked by money won in USD" in html and "Ranked by money won in EUR" in html
+    assert html.index('data-currency="USD"') < html.index('data-currency="EUR"')
 
 
 def test_members_who_left_stay_in_the_history(two_nights, login):
@@ -151,7 +162,7 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
     client = login("Anna")
 
     table = client.get(reverse("group_table", args=[group.pk]))
-    row = next(row for row in table.context["rows"] if row.name == "Chris")
+    row = next(row for row in table.context["tables"][0].rows if row.name == "Chris")
     assert row.left and row.stake_lines == [(-12, 10, "EUR")]
     assert "(left)" in table.content.decode()
 
@@ -201,7 +212,7 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
     # totals, the members who left.
     with django_assert_num_queries(4):
         page = client.get(reverse("group_table", args=[night.group.pk]))
-    assert {row.name: row.rounds for row in page.context["rows"]} == {
+    assert {row.name: row.rounds for row in page.context["tables"][0].rows} == {
         "Anna": 2 * count,
         "Bram": 2 * count,
         "Chris": count,
