@@ -26,6 +26,7 @@ GROUP_PAGES = [
     ("house-rules/", groups.group_house_rules, "group_house_rules"),
     ("currency/", groups.group_currency, "group_currency"),
     ("nights/new/", nights.night_start, "night_start"),
+    ("nights/same-table/", nights.night_same_table, "night_same_table"),
     ("table/", results.group_table_view, "group_table"),
     ("players/", results.players_view, "players"),
     ("players/<id:user_id>/", results.player_history_view, "player_history"),

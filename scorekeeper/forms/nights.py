@@ -70,6 +70,9 @@ class StartNightForm(forms.Form):
     hold_button = forms.BooleanField(
         required=False, label=_("Hold the button for the first hand after Fantasyland")
     )
+    draw = forms.BooleanField(
+        required=False, label=_("Draw for seats and the first dealer (the app shuffles)")
+    )
     dealer = forms.TypedChoiceField(
         coerce=int,
         choices=[(i, format_lazy(_("Seat {number}"), number=i)) for i in range(1, MAX_SEATS + 1)],
@@ -125,7 +128,7 @@ class StartNightForm(forms.Form):
                 dealer_seat = len(seats) - 1
         if len(seats) < 2:
             raise forms.ValidationError(gettext("Seat at least two players."))
-        if dealer_seat is None:
+        if dealer_seat is None and not data.get("draw"):
             self.add_error("dealer", gettext("Pick who deals first among the seated players."))
         data["seats"] = seats
         data["dealer_index"] = dealer_seat

@@ -1,6 +1,7 @@
 """A night at the table: starting it, the page every phone keeps open, its poll,
 a seat's total, and the end of the night."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -10,15 +11,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.converters import row_id
 from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
-from scorekeeper.models import Night, User
+from scorekeeper.models import Night, Seat, SeatDraw, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
-from scorekeeper.reads.nights import night_page
+from scorekeeper.reads.nights import NightState, night_page
 from scorekeeper.reads.polls import night_now
 from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
+from scorekeeper.services.same_table import start_same_table
+from scorekeeper.services.seat_draws import start_drawn_night
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,
@@ -61,8 +64,9 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     if request.method == "POST" and all([form.is_valid(), house_valid]):
         data = form.cleaned_data
         seats = [SeatRequest(user=user, guest_name=guest or "") for guest, user in data["seats"]]
+        start = start_drawn_night if data["draw"] else start_night
         try:
-            night = start_night(
+            night = start(
                 group=group,
                 started_by=request.user,
                 game_id=data["game"],
@@ -91,6 +95,26 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     return render(request, "scorekeeper/night_start.html", context)
 
 
+@require_POST
+@login_required
+def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The group page's "Same table as last time": the night starts at once, or the
+    start page says why not, with everything still to pick."""
+    group = member_group(request, group_id)
+    try:
+        same = start_same_table(group=group, started_by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+        return redirect("night_start", group_id=group.pk)
+    for name in same.missing:
+        messages.warning(
+            request,
+            _("%(name)s is no longer in the group, so the night started without them.")
+            % {"name": name},
+        )
+    return redirect("night_detail", night_id=same.night.pk)
+
+
 def _night_context(
     user: User, night: Night, entry_form: EntryForm | None = None, for_seat: int | None = None
 ) -> dict:
@@ -111,11 +135,22 @@ def _night_context(
     }
 
 
+def _seat_draw(night: Night, state: NightState) -> list[Seat] | None:
+    """The drawn seats in order, while the first round is being played: every phone
+    opening the night then says the seats were drawn, and how."""
+    if state.round is None or state.round.number != 1 or state.rounds_played:
+        return None
+    if not SeatDraw.objects.filter(night=night).exists():
+        return None
+    return sorted((line.seat for line in state.seats), key=lambda seat: seat.position)
+
+
 @require_GET
 @login_required
 def night_detail(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     context = _night_context(request.user, night, for_seat=row_id(request.GET.get("for", "")))
+    context["seat_draw"] = _seat_draw(night, context["state"])
     return render(request, "scorekeeper/night.html", context)
 
 
