@@ -108,13 +108,15 @@ TEMPLATES = [
 WSGI_APPLICATION = "ofcboard.wsgi.application"
 
 # Each server thread keeps its connection open (opening one was most of a poll's cost).
-# No health check before each request: on PostgreSQL it is one more round trip per
-# poll; a connection that broke (a database restart) fails one request and is replaced.
+# Checked before each request's first query (one more round trip on PostgreSQL, none on
+# SQLite): after a database restart every thread's kept connection is broken, and
+# without the check each would fail its next request before being replaced. While the
+# database is gone a request is answered 503 in words (scorekeeper/views/errors.py).
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=600,
-        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS"),
+        conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -136,6 +138,8 @@ elif env_bool("DATABASE_POOL"):
     }
 
 # A cache shared by every app node (Redis, e.g. CACHE_URL=redis://cache:6379/0).
+# A Redis that stops answering is given up on quickly; the app goes on without it.
+REDIS_TIMEOUTS = {"socket_connect_timeout": 1, "socket_timeout": 2}
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "ofcboard")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -153,10 +157,12 @@ CACHES["sessions"] = {
     "OPTIONS": {"MAX_ENTRIES": 100_000},
 }
 if CACHE_URL:
+    # Losing Redis loses no session and fails no request (scorekeeper/redis_cache.py).
     CACHES["default"] = CACHES["sessions"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "scorekeeper.redis_cache.RedisOrFallback",
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": CACHE_KEY_PREFIX,
+        "OPTIONS": REDIS_TIMEOUTS,
     }
 
 # The app has no uploads; its largest form is a few hundred bytes (the server refuses
@@ -241,10 +247,11 @@ AUTH_USER_MODEL = "scorekeeper.User"
 
 
 # --- Throttling, invitations and private pages ------------------------------
-# Logins: django-axes counts wrong passwords per name and per address in the
-# database (shared by every worker, nothing to install); with THROTTLE_CACHE_URL
-# (a Redis address) the counts live there instead. Sign-ups: django-ratelimit
-# counts in the "throttle" cache, Django's database cache unless a Redis is given.
+# Logins: django-axes locks a name only together with the address it is tried from,
+# counting in the database (shared by every worker, nothing to install), or with
+# THROTTLE_CACHE_URL (a Redis address) there; the name alone is slowed down and an
+# address stopped by scorekeeper/throttle.py. It and sign-ups count with
+# django-ratelimit in the "throttle" cache, Django's database cache unless a Redis is given.
 # The port `make run` serves on, for links built on the table's Wi-Fi (views/access.py).
 OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
 # Several nodes sharing a Redis (CACHE_URL) count there too, unless told otherwise.
@@ -258,7 +265,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("OFCBOARD_LOGIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The pair, never the name alone: anyone holding an invitation link sees the members'
+# names, and could otherwise keep any of them out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # The login form's field, as authenticate() is called (the account's field is "name").
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
@@ -280,9 +289,11 @@ AXES_HANDLER = (
 )
 CACHES["throttle"] = (
     {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # While Redis is gone the counts go on in the database's cache.
+        "BACKEND": "scorekeeper.redis_cache.RedisOrFallback",
         "LOCATION": THROTTLE_CACHE_URL,
         "KEY_PREFIX": CACHE_KEY_PREFIX + "-throttle",
+        "OPTIONS": {**REDIS_TIMEOUTS, "FALLBACK": "throttle-fallback"},
     }
     if THROTTLE_CACHE_URL
     # Created by `migrate` (scorekeeper/apps.py), so `make run` needs no extra step.
@@ -291,5 +302,10 @@ CACHES["throttle"] = (
         "LOCATION": "ofcboard_throttle",
     }
 )
+if THROTTLE_CACHE_URL:
+    CACHES["throttle-fallback"] = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "ofcboard_throttle",
+    }
 AXES_CACHE = "throttle"
 RATELIMIT_USE_CACHE = "throttle"

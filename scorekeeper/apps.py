@@ -28,3 +28,6 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.middleware import carry_account_language
 
         user_logged_in.connect(carry_account_language, dispatch_uid="carry_account_language")
+        from scorekeeper.throttle import remember_login
+
+        user_logged_in.connect(remember_login, dispatch_uid="remember_login")

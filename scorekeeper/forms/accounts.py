@@ -6,12 +6,18 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name
 from scorekeeper.terms import name_problem
-from scorekeeper.throttle import login_locked_message
+from scorekeeper.throttle import (
+    count_wrong_password,
+    login_locked_message,
+    login_name,
+    login_refusal,
+)
 
 
 class NameField(forms.CharField):
@@ -75,13 +81,25 @@ class LoginForm(AuthenticationForm):
         return name
 
     def clean(self):
+        name = login_name(self.request, self.cleaned_data)
+        if name:
+            refusal = login_refusal(self.request, name)
+            if refusal:  # before the password is even checked
+                raise forms.ValidationError(refusal, code="throttled")
         try:
             return super().clean()
-        except forms.ValidationError:
+        except forms.ValidationError as error:
             # django-axes turned the attempt down before the password was checked.
             if getattr(self.request, "axes_locked_out", False):
                 raise forms.ValidationError(login_locked_message(), code="locked") from None
+            if name and error.code == "invalid_login":
+                count_wrong_password(self.request, name)
             raise
+
+    @property
+    def throttled(self) -> bool:
+        """Refused for too many tries (answered 429), not for a wrong password."""
+        return self.has_error(NON_FIELD_ERRORS, "throttled")
 
 
 TOO_LONG_TO_LOG_IN = gettext_lazy(

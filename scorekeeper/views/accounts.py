@@ -28,23 +28,32 @@ class LoginView(auth_views.LoginView):
     authentication_form = LoginForm
     redirect_authenticated_user = True
 
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = 429
+        return response
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if not settings.OFCBOARD_OPEN_SIGNUP:
         raise Http404("Sign-up is by invitation link only.")
     form = SignUpForm(request.POST or None)
-    refusal = signup_refusal(request) if request.method == "POST" else ""
-    if refusal:
-        form.add_error(None, refusal)
-    elif request.method == "POST" and form.is_valid():
-        try:
-            user = sign_up(**form.cleaned_data)
-        except Refused as error:
-            form.add_error("name", str(error))
+    refusal = ""
+    if request.method == "POST" and form.is_valid():
+        # Counted once valid: an empty post costs nobody a sign-up.
+        refusal = signup_refusal(request)
+        if refusal:
+            form.add_error(None, refusal)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("home")
+            try:
+                user = sign_up(**form.cleaned_data)
+            except Refused as error:
+                form.add_error("name", str(error))
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect("home")
     status = 429 if refusal else 200
     return render(request, "scorekeeper/signup.html", {"form": form}, status=status)
 

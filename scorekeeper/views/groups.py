@@ -221,7 +221,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("group_detail", group_id=group.pk)
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
-            refusal = signup_refusal(request, link=token)
+            # Counted once valid: empty posts never use up the link.
+            refusal = signup_refusal(request, link=token) if signup_form.is_valid() else ""
             if refusal:
                 signup_form.add_error(None, refusal)
             elif signup_form.is_valid():
@@ -256,4 +257,5 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "show_login": action == "login" or request.GET.get("login") == "1",
         "join_refusal": join_refusal,
     }
-    return render(request, "scorekeeper/join.html", context, status=429 if refusal else 200)
+    throttled = refusal or login_form.throttled
+    return render(request, "scorekeeper/join.html", context, status=429 if throttled else 200)

@@ -80,6 +80,12 @@
     const status = event.detail.xhr && event.detail.xhr.status;
     // The server could not take it now (queue.js sends it again); a 4xx says no in words.
     if ([502, 503, 504].includes(status) && queued(event)) return;
+    const polling = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+    if ([502, 503, 504].includes(status) && polling) {
+      // A poll: the next one is on its way; nothing was being saved.
+      showProblem(event.detail.elt, word("textServerBusy", "The server cannot answer for a moment. The page tries again by itself."));
+      return;
+    }
     const outOfDate = status === 403;
     showProblem(event.detail.elt, outOfDate
       ? word("textOutOfDate", "Not saved: this page is out of date (a new login?). Reload the page and save again.")
