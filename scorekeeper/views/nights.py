@@ -9,9 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.converters import row_id
+from scorekeeper.formatting import names
 from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
-from scorekeeper.models import Night, Seat, SeatDraw, User
+from scorekeeper.i18n import language
+from scorekeeper.models import Night, SeatDraw, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import NightState, night_page
@@ -135,14 +137,16 @@ def _night_context(
     }
 
 
-def _seat_draw(night: Night, state: NightState) -> list[Seat] | None:
-    """The drawn seats in order, while the first round is being played: every phone
-    opening the night then says the seats were drawn, and how."""
+def _seat_draw(night: Night, state: NightState) -> str:
+    """The drawn seats in order ("1 Dora, 2 Anna and 3 Bram"), while the first round is
+    being played: every phone opening the night then says the seats were drawn, and how
+    ("" otherwise)."""
     if state.round is None or state.round.number != 1 or state.rounds_played:
-        return None
+        return ""
     if not SeatDraw.objects.filter(night=night).exists():
-        return None
-    return sorted((line.seat for line in state.seats), key=lambda seat: seat.position)
+        return ""
+    seats = sorted((line.seat for line in state.seats), key=lambda seat: seat.position)
+    return names([f"{seat.position} {seat.name}" for seat in seats], language())
 
 
 @require_GET

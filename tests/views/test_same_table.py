@@ -142,7 +142,8 @@ def test_the_draw_seats_the_chosen_players_in_an_order_every_phone_shows(make_gr
         page = login(name).get(reverse("night_detail", args=[night.pk])).content.decode()
         (note,) = re.findall(r'data-testid="seat-draw">(.*?)</p>', page, re.S)
         said.add(" ".join(re.sub(r"<[^>]+>", "", note).split()))
-    expected = ", ".join(f"{i} {name}" for i, name in enumerate(seated, 1))
+    first, second, third, fourth = (f"{i} {name}" for i, name in enumerate(seated, 1))
+    expected = f"{first}, {second}, {third}, and {fourth}"
     assert said == {f"Seats were drawn: {expected}. {dealer} deals first."}
 
 
