@@ -50,6 +50,7 @@ NIGHT_PAGES = [
     ("seats/add/", seats.seat_add, "seat_add"),
     ("seats/<id:seat_id>/leave/", seats.seat_leave, "seat_leave"),
     ("settle/", results.night_settle, "night_settle"),
+    ("settle/live/", results.night_settle_live, "night_settle_live"),
     ("payments/", results.payment_mark, "payment_mark"),
     ("payments/<id:payment_id>/undo/", results.payment_undo, "payment_undo"),
     ("settle/owed/", results.night_owed_pay, "night_owed_pay"),

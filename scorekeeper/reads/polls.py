@@ -41,6 +41,13 @@ def night_now(user: Person, *, night_id: int, **_: object) -> Current | None:
     return _night(Night.objects.for_member(user).filter(pk=night_id))
 
 
+def settlement_now(user: Person, *, night_id: int, **_: object) -> Current | None:
+    """A member's night for its settlement's poll: its version, never over (payments
+    are marked after the night ends)."""
+    now = night_now(user, night_id=night_id)
+    return Current(now.version) if now is not None else None
+
+
 def shared_night_now(user: Person, *, token: str) -> Current | None:
     """The night a big screen's shared link shows, to anyone holding the link."""
     if not TOKEN_SHAPE.fullmatch(token):
