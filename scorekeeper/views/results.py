@@ -22,6 +22,7 @@ from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
 from scorekeeper.reads.owed import CANNOT_FOLD, folded_settlement
 from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
+from scorekeeper.reads.polls import settlement_now
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
 from scorekeeper.reads.share import share_text
@@ -36,12 +37,27 @@ from scorekeeper.views.access import (
 )
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
+from scorekeeper.views.polling import unchanged_poll
 
 
 @require_GET
 @login_required
 def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
+    return render(request, "scorekeeper/settlement.html", _settlement(night))
+
+
+@require_GET
+@login_required
+@unchanged_poll(settlement_now)
+def night_settle_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    """The settlement's polled payments: redrawn once the night changed (a payment
+    marked or taken back on another phone, a round while it runs), else 204."""
+    night = member_night(request, night_id)
+    return render(request, "scorekeeper/settlement.html#payments-live", _settlement(night))
+
+
+def _settlement(night: Night) -> dict:
     results = night_results(night)
     context = {"night": night, "group": night.group, "results": results}
     context |= night_pay_context(night)
@@ -53,7 +69,7 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     # settlement, and words saying why.
     if night.group.settle_everything and folded is None:
         context["cannot_fold"] = CANNOT_FOLD
-    return render(request, "scorekeeper/settlement.html", context)
+    return context
 
 
 @require_POST
