@@ -16,14 +16,14 @@ DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
     "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal", "trips", "full",
-    "straight", "royal", "Scoop", "scoop", "royalties",
+    "straight", "royal", "Scoop", "scoop", "royalties", "quads", "Quads",
 }  # fmt: skip
 # English words that German tables say as they are, and German words spelled like English.
 GERMAN_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Foul", "FL", "Hand", "In", "Flush", "Full", "House",
     "Straight", "Royal", "Scoop", "Board", "Boards", "System", "OK", "Kicker", "Button",
-    "Euro",
+    "Euro", "Standard",
 }  # fmt: skip
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "data-confirm", "alt"}
 # A card ("Qh", "10h"), or ranks on their own ("QQ", "K", "A-J-8" in pieces).

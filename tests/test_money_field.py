@@ -82,7 +82,7 @@ def test_an_amount_that_reads_two_ways_is_refused_with_an_example(typed, languag
 def test_what_is_not_an_amount_is_refused_as_before(typed):
     amount = OwedPaymentForm.base_fields["amount"]
     assert refusal(typed, "en", amount) == ["An amount is a number, for example 4.30."]
-    assert refusal(typed, "nl", amount) == ["Een bedrag is een getal, bijvoorbeeld 4,30."]
+    assert refusal(typed, "nl", amount) == ["Een bedrag moet een getal zijn, bijvoorbeeld 4,30."]
 
 
 @pytest.mark.parametrize("typed", ["0.105", "0,105", "1.2345", "1,234.567"])

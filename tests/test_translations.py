@@ -2,7 +2,8 @@
 
 The compiled ``.mo`` files are kept in the repository so that ``make run`` on a fresh
 machine needs no GNU gettext; these tests compile each ``.po`` with polib (pure
-Python) and compare the result with the committed ``.mo``.
+Python) and compare the result with the committed ``.mo``. That each language says the
+game's and the app's words one way (its ``GLOSSARY.md``) is tests/test_terms.py's check.
 """
 
 import re
@@ -18,17 +19,6 @@ TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
 # One catalogue a language: the scripts' words come with the page (data attributes).
 CATALOGUES = [LOCALE / to_locale(code) / "LC_MESSAGES" / "django.po" for code in TRANSLATED]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-# The game's own words, said the same way everywhere (Dutch tables say them in English).
-TERMS = {
-    "nl": {"Fantasyland": "Fantasyland", "royalties": "royalties", "scoop": "scoop"},
-    "zh-hans": {"Fantasyland": "范特西", "royalties": "奖励分", "foul": "爆牌", "scoop": "打枪"},
-    "de": {
-        "Fantasyland": "Fantasyland",
-        "royalties": "Royalties",
-        "foul": "foul",
-        "scoop": "Scoop",
-    },
-}
 
 
 def ids(path: Path) -> str:
@@ -89,13 +79,3 @@ def test_the_committed_mo_file_is_the_po_file_compiled(path, tmp_path):
     assert entries(polib.mofile(str(path.with_suffix(".mo")))) == entries(
         polib.mofile(str(compiled))
     ), f"{path.with_suffix('.mo')} is out of date: run manage.py compilemessages"
-
-
-@pytest.mark.parametrize("language", sorted(TERMS))
-def test_the_games_terms_are_said_one_way_in_each_language(language):
-    catalogue = polib.pofile(str(LOCALE / to_locale(language) / "LC_MESSAGES" / "django.po"))
-    for entry in catalogue:
-        for english, term in TERMS[language].items():
-            said = PLACEHOLDER.sub("", entry.msgid).lower()
-            if english.lower() in said and not entry.msgid_plural:
-                assert term.lower() in entry.msgstr.lower(), (entry.msgid, entry.msgstr)

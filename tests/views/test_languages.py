@@ -172,7 +172,7 @@ def test_a_services_refusal_reaches_the_page_in_its_language(make_night, login):
     response = client.post(
         reverse("round_undo", args=[night.pk]), follow=True, HTTP_ACCEPT_LANGUAGE="en"
     )
-    assert "Er is nog geen ronde doorgegaan." in response.content.decode()
+    assert "Er is nog geen ronde verwerkt." in response.content.decode()
 
 
 def test_a_switch_on_one_phone_reaches_the_other_phones_already_logged_in(make_night, login):
