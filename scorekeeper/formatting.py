@@ -138,3 +138,19 @@ def names(items: "list[str]", language: str = "en") -> str:
     ('Anna, Bram, and Chris', 'Anna和Bram', '')
     """
     return format_list(list(items), style="standard", locale=locale_of(language))
+
+
+def list_gap(index: int, count: int, language: str = "en") -> str:
+    """What ``language`` writes between item ``index`` and the next one in a list of
+    ``count`` names (CLDR's "and" list), for lists whose items carry markup: the last
+    item gets nothing.
+
+    >>> [list_gap(i, 3) for i in range(3)], list_gap(0, 2, "zh-hans"), list_gap(0, 3, "zh-hans")
+    ([', ', ', and ', ''], '和', '、')
+    """
+    if index >= count - 1:
+        return ""
+    marks = [f"\x00{i}\x00" for i in range(count)]
+    written = names(marks, language)
+    start = written.index(marks[index]) + len(marks[index])
+    return written[start : written.index(marks[index + 1])]

@@ -4,7 +4,7 @@
 from collections.abc import Iterable
 from decimal import Decimal
 
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 
 from scorekeeper import formatting
 
@@ -34,9 +34,29 @@ def money_input(cents: int, currency: str) -> str:
     return sign + whole + (decimal_mark + fraction if fraction else "")
 
 
-def names(items: Iterable[str]) -> str:
+def listed(items: Iterable[str]) -> str:
     """Names as the language lists them: "Anna, Bram, and Chris", "Anna、Bram和Chris"."""
     return formatting.names([str(item) for item in items], language())
+
+
+def list_gap(index: int, count: int) -> str:
+    """What the language writes after item ``index`` of ``count`` names listed with
+    "and" (``formatting.list_gap``), for lists whose names carry markup."""
+    return formatting.list_gap(index, count, language())
+
+
+def series(items: Iterable[str]) -> str:
+    """Items one after another without "and", with the language's list comma: the
+    options of a game, a round's changes ("Anna +3, Bram −3"; "、" in Chinese)."""
+    comma = pgettext("between the items of a list without and", ", ")
+    return comma.join(str(item) for item in items)
+
+
+def clauses(items: Iterable[str]) -> str:
+    """Clauses of one sentence, one after another: the reasons of a foul ("; " in
+    English, "；" in Chinese)."""
+    semicolon = pgettext("between the clauses of one sentence", "; ")
+    return semicolon.join(str(item) for item in items)
 
 
 def difference(total: int) -> str:

@@ -9,6 +9,7 @@ rows) read from the engine's results, said with Django's gettext.
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.i18n import clauses
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.ofc import PRESETS, EntryOption, Game, PlayerResult, RowResult
 from scorekeeper.ofc.evaluate import Category, category_of, hand_name, low_key, ranks_of
@@ -139,25 +140,43 @@ def describe(key: int) -> str:
     ranks = ranks_of(key)
     names = [_rank(rank) for rank in ranks]
 
-    def kickers(start: int) -> str:
-        rest = names[start:]
-        if not rest:
-            return ""
-        text = ngettext(", %(cards)s kicker", ", %(cards)s kickers", len(rest))
-        return text % {"cards": "-".join(rest)}
-
+    # Each hand with its kickers is one message, so a language puts them where it
+    # says them.
+    rest = "-".join(names[1:])
     if category is Category.HIGH_CARD:
-        text = gettext("%(rank)s high") % {"rank": names[0]}
-        if len(names) > 1:
-            text += gettext(", then %(ranks)s") % {"ranks": "-".join(names[1:])}
-        return text
+        if rest:
+            return gettext("%(rank)s high, then %(ranks)s") % {"rank": names[0], "ranks": rest}
+        return gettext("%(rank)s high") % {"rank": names[0]}
     if category is Category.PAIR:
-        return gettext("pair of %(ranks)s") % {"ranks": _ranks(ranks[0])} + kickers(1)
+        words = {"ranks": _ranks(ranks[0]), "cards": rest}
+        if not rest:
+            return gettext("pair of %(ranks)s") % words
+        text = ngettext(
+            "pair of %(ranks)s, %(cards)s kicker",
+            "pair of %(ranks)s, %(cards)s kickers",
+            len(names) - 1,
+        )
+        return text % words
     if category is Category.TWO_PAIR:
-        text = gettext("two pair, %(high)s and %(low)s")
-        return text % {"high": _ranks(ranks[0]), "low": _ranks(ranks[1])} + kickers(2)
+        words = {"high": _ranks(ranks[0]), "low": _ranks(ranks[1]), "cards": "-".join(names[2:])}
+        if len(names) < 3:
+            return gettext("two pair, %(high)s and %(low)s") % words
+        text = ngettext(
+            "two pair, %(high)s and %(low)s, %(cards)s kicker",
+            "two pair, %(high)s and %(low)s, %(cards)s kickers",
+            len(names) - 2,
+        )
+        return text % words
     if category is Category.TRIPS:
-        return gettext("trip %(ranks)s") % {"ranks": _ranks(ranks[0])} + kickers(1)
+        words = {"ranks": _ranks(ranks[0]), "cards": rest}
+        if not rest:
+            return gettext("trip %(ranks)s") % words
+        text = ngettext(
+            "trip %(ranks)s, %(cards)s kicker",
+            "trip %(ranks)s, %(cards)s kickers",
+            len(names) - 1,
+        )
+        return text % words
     if category is Category.STRAIGHT:
         return gettext("%(rank)s-high straight") % {"rank": names[0]}
     if category is Category.FLUSH:
@@ -166,7 +185,15 @@ def describe(key: int) -> str:
         text = gettext("full house, %(trips)s full of %(pair)s")
         return text % {"trips": _ranks(ranks[0]), "pair": _ranks(ranks[1])}
     if category is Category.QUADS:
-        return gettext("four %(ranks)s") % {"ranks": _ranks(ranks[0])} + kickers(1)
+        words = {"ranks": _ranks(ranks[0]), "cards": rest}
+        if not rest:
+            return gettext("four %(ranks)s") % words
+        text = ngettext(
+            "four %(ranks)s, %(cards)s kicker",
+            "four %(ranks)s, %(cards)s kickers",
+            len(names) - 1,
+        )
+        return text % words
     if ranks[0] == 14:
         return category_name("royal flush")
     return gettext("%(rank)s-high straight flush") % {"rank": names[0]}
@@ -227,7 +254,7 @@ def foul_reason(result: PlayerResult) -> str:
             reasons.append(_weaker("middle", middle, "top", top))
         if middle > bottom:
             reasons.append(_weaker("bottom", bottom, "middle", middle))
-    return "; ".join(reasons) or gettext("the rows are out of order")
+    return clauses(reasons) or gettext("the rows are out of order")
 
 
 def name_problem(error: ValueError) -> str:
@@ -240,3 +267,38 @@ def name_problem(error: ValueError) -> str:
     if text == "A name can only have letters and spaces.":
         return gettext("A name can only have letters and spaces.")
     return text
+
+
+# A card's rank in words: a screen reader reads "A" as the word "a", and "Q" as a letter.
+RANK_WORDS = {
+    "A": pgettext_lazy("card rank", "ace"),
+    "K": pgettext_lazy("card rank", "king"),
+    "Q": pgettext_lazy("card rank", "queen"),
+    "J": pgettext_lazy("card rank", "jack"),
+    "T": pgettext_lazy("card rank", "ten"),
+    "9": pgettext_lazy("card rank", "nine"),
+    "8": pgettext_lazy("card rank", "eight"),
+    "7": pgettext_lazy("card rank", "seven"),
+    "6": pgettext_lazy("card rank", "six"),
+    "5": pgettext_lazy("card rank", "five"),
+    "4": pgettext_lazy("card rank", "four"),
+    "3": pgettext_lazy("card rank", "three"),
+    "2": pgettext_lazy("card rank", "two"),
+}
+SUIT_WORDS = {
+    "s": _("spades"),
+    "h": _("hearts"),
+    "d": _("diamonds"),
+    "c": _("clubs"),
+}
+
+
+def card_name(code: str) -> str:
+    """A card in words, in the reader's language: ``"As"`` is "ace of spades" (Dutch
+    "schoppen aas", Chinese "黑桃A"); ``"JK"`` is "joker"."""
+    if code == "JK":
+        return gettext("joker")
+    return gettext("%(rank)s of %(suit)s") % {
+        "rank": RANK_WORDS[code[0]],
+        "suit": SUIT_WORDS[code[1]],
+    }

@@ -5,18 +5,21 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
+from babel.numbers import list_currencies
 from django.conf import settings
 
 # The players, and the rules page's example players A, B and C.
 NAMES = {"Anna", "Bram", "Chris", "Dana", "Gus", "Friday", "OFC", "A", "B", "C"}
 # What any language writes the same: the brand, card notation and file formats.
 EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands", "Deutsch", "ah"}
+# ISO 4217 codes ("JPY"), written beside each currency's name in the currency list.
+EVERYWHERE |= set(list_currencies())
 # English words that Dutch tables say as they are (the game's own terms).
 DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
     "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal", "trips", "full",
-    "straight", "royal", "Scoop", "scoop", "royalties", "quads", "Quads",
+    "straight", "royal", "Scoop", "scoop", "royalties", "quads", "Quads", "Euro",
 }  # fmt: skip
 # English words that German tables say as they are, and German words spelled like English.
 GERMAN_TOO = {

@@ -5,6 +5,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from scorekeeper.i18n import listed
 from scorekeeper.models import Group, Membership, Round, User
 from scorekeeper.reads.history import newest_nights, night_summaries
 from scorekeeper.reads.owed import owed_across_nights, paid_across_nights
@@ -24,10 +25,7 @@ def member_sentence(group: Group) -> str:
     if len(names) == 1:
         return gettext("%(name)s plays here.") % {"name": names[0]}
     if len(names) <= 3:
-        return gettext("%(names)s and %(last)s play here.") % {
-            "names": ", ".join(names[:-1]),
-            "last": names[-1],
-        }
+        return gettext("%(names)s play here.") % {"names": listed(names)}
     others = len(names) - 2
     text = ngettext(
         "%(first)s, %(second)s and %(count)d other play here.",

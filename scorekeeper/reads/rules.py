@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from scorekeeper.i18n import series
 from scorekeeper.models import Group, Night, User
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game, Royalties
 from scorekeeper.ofc.royalties import ROYALTY_KEYS
@@ -58,14 +59,13 @@ def stays_in_words(game: Game) -> str:
         }
     else:
         cards = _("the same count again")
-    limit = ""
-    if game.stay_limit is not None:
-        limit = ngettext(
-            "; at most %(count)d stay in a row",
-            "; at most %(count)d stays in a row",
-            game.stay_limit,
-        ) % {"count": game.stay_limit}
-    return f"{', '.join(ways)} ({cards}{limit})"
+    if game.stay_limit is None:
+        return _("%(ways)s (%(cards)s)") % {"ways": series(ways), "cards": cards}
+    return ngettext(
+        "%(ways)s (%(cards)s; at most %(count)d stay in a row)",
+        "%(ways)s (%(cards)s; at most %(count)d stays in a row)",
+        game.stay_limit,
+    ) % {"ways": series(ways), "cards": cards, "count": game.stay_limit}
 
 
 def rules_tables(game: Game | None = None) -> dict:
@@ -99,7 +99,7 @@ def rules_tables(game: Game | None = None) -> dict:
         "games": [
             {
                 "game": game,
-                "entry": ", ".join(f"{option_label(o)} ({o.cards})" for o in game.entry_options)
+                "entry": series(f"{option_label(o)} ({o.cards})" for o in game.entry_options)
                 or "—",
                 "stays": stays_in_words(game),
             }
@@ -187,7 +187,7 @@ def royalties_words(royalties: Royalties, sections: tuple[str, ...]) -> str:
     ]
     if not changed:
         return _("standard royalties")
-    return _("own royalties: %(changes)s") % {"changes": ", ".join(changed)}
+    return _("own royalties: %(changes)s") % {"changes": series(changed)}
 
 
 def rules_summary(game: Game) -> str:

@@ -25,7 +25,7 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
     day = date_format(started, "MONTH_DAY_FORMAT")
     lines = [
         f"{night.group.name} · {day} · {game_name(night.game)}",
-        f"{rounds} · {per_point}" + ("" if night.is_over else " · " + _("still playing")),
+        " · ".join([rounds, per_point] + ([] if night.is_over else [_("still playing")])),
         "",
     ]
     lines += [
@@ -56,8 +56,16 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
         lines += payments or [_("Nobody owes anything, earlier nights included.")]
     elif results.payments:
         lines += [
-            f"{line.payer.name} → {line.payee.name} {money(line.cents, night.currency)}"
-            + (" ✓ " + _("paid") if line.is_paid else "")
+            (
+                _("%(payer)s → %(payee)s %(amount)s ✓ paid")
+                if line.is_paid
+                else "%(payer)s → %(payee)s %(amount)s"
+            )
+            % {
+                "payer": line.payer.name,
+                "payee": line.payee.name,
+                "amount": money(line.cents, night.currency),
+            }
             for line in results.payments
         ]
     else:

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from scorekeeper.i18n import clauses, listed, series
 from scorekeeper.models import Board, Entry, Night, Round, Seat, User, parse_board, player_board
 from scorekeeper.ofc import (
     ROWS,
@@ -98,7 +99,7 @@ def _and(parts: list[str]) -> str:
     """ "a, b and c" """
     if len(parts) == 1:
         return parts[0]
-    return _("%(some)s and %(last)s") % {"some": ", ".join(parts[:-1]), "last": parts[-1]}
+    return listed(parts)
 
 
 def _row_of(place: Place) -> str:
@@ -112,7 +113,7 @@ def _repeated(problem: RepeatedCard) -> str:
     if all(place == first for place in problem.places):
         text = _("%(card)s is in %(row)s %(times)s")
         return text % {"card": problem.card, "row": _row_of(first), "times": times}
-    places = ", ".join(f"{place.name} {row_name(place.row)}" for place in problem.places)
+    places = series(f"{place.name} {row_name(place.row)}" for place in problem.places)
     text = _("%(card)s appears %(times)s: %(places)s")
     return text % {"card": problem.card, "times": times, "places": places}
 
@@ -131,7 +132,7 @@ def refusal(game: Game, error: OFCError) -> str:
     for problem in error.problems:
         if isinstance(problem, RepeatedCard):
             if clashes:
-                sentences.append("; ".join(clashes))
+                sentences.append(clauses(clashes))
                 clashes = []
         elif isinstance(problem, TooManyJokers):
             text = _("There are only %(count)d jokers in the deck; %(places)s")

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
 from scorekeeper.formatting import signed
-from scorekeeper.i18n import difference, money
+from scorekeeper.i18n import clauses, difference, money
 from scorekeeper.models import (
     MAX_POINTS,
     Entry,
@@ -220,7 +220,7 @@ def _changed_since(round_: Round, seen: str) -> str:
     for edit in edits:
         who = edit.edited_by.name if edit.edited_by else gettext("someone")
         when = date_format(timezone.localtime(edit.edited_at), "H:i")
-        changes = "; ".join(
+        changes = clauses(
             f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
         )
         what.append(
@@ -233,7 +233,7 @@ def _changed_since(round_: Round, seen: str) -> str:
         "Round %(number)d changed while this page was open (%(what)s). Your fix was not "
         "saved: the totals below are the round's now; make your fix again if it is "
         "still needed."
-    ) % {"number": round_.number, "what": "; ".join(what)}
+    ) % {"number": round_.number, "what": clauses(what)}
 
 
 @transaction.atomic

@@ -36,7 +36,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
     result = anna.get_by_test_id("board-result")
     expect(result).to_contain_text("flush")
     expect(result).to_contain_text("Royalties 4")
-    expect(result).to_contain_text("Waiting for Bram, Chris")
+    expect(result).to_contain_text("Waiting for Bram and Chris")
 
     # Bram's page opened before Anna saved: he takes her ace of hearts and is refused.
     bram = phones["Bram"]

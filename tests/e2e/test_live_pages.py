@@ -118,7 +118,7 @@ def test_the_card_page_follows_the_other_seats_and_the_round_going_through(
     save_cards(anna, ANNA)
     status = anna.get_by_test_id("board-status")
     expect(status).to_have_text(
-        "Waiting for Bram, Chris. The app counts the totals when every board is in."
+        "Waiting for Bram and Chris. The app counts the totals when every board is in."
     )
     type_cards(anna, ("2c 3d", *ANNA[1:]))
     mark_as_not_reloaded(anna)

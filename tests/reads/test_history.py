@@ -39,7 +39,7 @@ def test_the_group_page_lists_its_nights_with_players_and_winner(two_nights, log
     assert history[1].rounds == 3
     assert [seat.name for seat in history[0].winners] == ["Bram"]
     html = page.content.decode()
-    assert "Anna, Bram, Chris · 3 rounds" in html
+    assert "Anna, Bram, and Chris · 3 rounds" in html
     assert 'Bram <span class="plus">+20</span>' in html
     assert reverse("group_table", args=[group.pk]) in html
 
@@ -172,7 +172,7 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
         (first, -12, -120)
     ]
     group_page = client.get(reverse("group_detail", args=[group.pk]))
-    assert "Anna, Bram, Chris" in group_page.content.decode()
+    assert "Anna, Bram, and Chris" in group_page.content.decode()
 
 
 def test_a_players_history_lists_their_nights_with_points_and_money(two_nights, login):

@@ -59,7 +59,7 @@ def test_saving_a_board_shows_hands_royalties_and_fantasyland_at_once(login, mak
     assert "pair of kings" in body
     assert "Royalties 8" in body
     assert "Fantasyland 14 cards" in body
-    assert "Waiting for Anna, Chris" in body
+    assert "Waiting for Anna and Chris" in body
     entry = Entry.objects.get()
     assert entry.board == {
         "top": ["Kc", "Kd", "7s"],
@@ -382,7 +382,7 @@ def test_a_board_saved_by_another_seat_leaves_the_waiting_list(client, login, ma
     body = post_board(login("Anna"), night, "Anna", A).content.decode()
     assert (
         status_of(body)
-        == "Waiting for Bram, Chris. The app counts the totals when every board is in."
+        == "Waiting for Bram and Chris. The app counts the totals when every board is in."
     )
     poll = poll_url_on(body)
 

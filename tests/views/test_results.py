@@ -86,7 +86,7 @@ def test_the_loss_cap_is_applied_and_the_page_says_who_was_capped(make_night, lo
     html = page.content.decode()
     assert "Loss cap €6.00." in html
     assert "Chris pays €6.00 instead of €10.00 (€4.00 less)" in html
-    assert "Taken off the winners: Anna €2.80, Bram €1.20." in html
+    assert "Taken off the winners: Anna €2.80 and Bram €1.20." in html
     assert "Chris capped at €6.00 (€4.00 not paid)" in page.context["share_text"]
 
 

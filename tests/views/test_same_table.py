@@ -103,7 +103,7 @@ def test_the_group_page_offers_it_only_after_a_night_and_while_none_runs(make_ni
     assert 'data-testid="same-table"' not in client.get(url).content.decode()
     finish(play(night, {"Anna": 1, "Bram": -1, "Chris": 0}))
     page = client.get(url).content.decode()
-    assert 'data-testid="same-table"' in page and "Anna, Bram, Chris" in page
+    assert 'data-testid="same-table"' in page and "Anna, Bram, and Chris" in page
     assert reverse("night_start", args=[night.group_id]) in page  # the full start page too
 
 

@@ -18,7 +18,7 @@ def test_a_member_sees_the_round_the_dealer_and_who_the_round_waits_for(login, m
     enter(night, "Bram", 3)
     body = login("Chris").get(reverse("night_screen", args=[night.pk])).content.decode()
     assert "Round 1" in body and 'data-testid="screen-dealer">Anna<' in body
-    assert "Waiting for Anna, Chris" in body
+    assert "Waiting for Anna and Chris" in body
     assert "<form" not in body.split('id="screen"')[1].split("</section>")[0]
 
 
