@@ -1,4 +1,3 @@
-from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path, register_converter
 
 from scorekeeper.converters import IdConverter
@@ -64,7 +63,7 @@ NIGHT_PAGES = [
 urlpatterns = [
     path("", groups.home, name="home"),
     path("login/", accounts.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", accounts.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
     path("language/", accounts.language, name="language"),
     path("account/", accounts.account, name="account"),

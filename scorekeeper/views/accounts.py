@@ -35,6 +35,21 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, which also tells the browser to drop what it keeps of the
+    site's pages: the HTTP cache and, where the browser counts them in, the service
+    worker's caches (queue.js has deleted the kept night page itself before sending
+    the logout, once the account's queued saves were sent or shown as not sent).
+    Browsers honour Clear-Site-Data only from a secure origin (HTTPS, or localhost):
+    on the table's plain HTTP it is ignored, and there is no service worker either.
+    "cache" only: "storage" would also drop the saves kept on the phone."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache"'
+        return response
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if not settings.OFCBOARD_OPEN_SIGNUP:

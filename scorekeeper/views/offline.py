@@ -13,6 +13,7 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -63,6 +64,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         request,
         "scorekeeper/service_worker.js",
         # As JSON, the one notation a script reads without escaping surprises.
-        {"files": json.dumps(files), "version": version, "static_url": json.dumps(static(""))},
+        {
+            "files": json.dumps(files),
+            "version": version,
+            "static_url": json.dumps(static("")),
+            "login_url": json.dumps(reverse("login")),
+        },
         content_type="application/javascript",
     )

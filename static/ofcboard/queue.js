@@ -9,6 +9,12 @@
 // again by itself after a short wait. The server answers a queued send in data
 // (scorekeeper/views/offline.py): saved, or refused with a reason, which is shown and
 // the save dropped. Without this file the forms post as they always did.
+//
+// Each kept save is tagged with the account that made it and when. Logging out first
+// sends this account's saves; what cannot be sent is shown, and the person chooses to log
+// out anyway (the saves stay, for their next login here). Then the night page the
+// service worker kept is deleted. Another account's saves kept for more than a day are
+// dropped, with a word to whoever logs in next.
 (function () {
   "use strict";
 
@@ -26,11 +32,16 @@
   // Sent again after the server's Retry-After, else after 1, 2, 4... seconds; never
   // later than this, so a kept save does not sit for minutes while the table plays on.
   const LONGEST_WAIT_S = 30;
+  // Another account's saves are kept this long for it, then dropped.
+  const OTHERS_KEPT_MS = 24 * 60 * 60 * 1000;
+  // The service worker's cache of the night page (templates/scorekeeper/service_worker.js).
+  const PAGE_CACHES = "ofcboard-pages-";
   const list = document.querySelector("[data-queue]");
   if (!list || !window.localStorage) return;
   const user = list.dataset.user;
   const notices = []; // answers to show until dismissed: {text, bad}
-  let flushing = false;
+  let flushing = null; // the sending under way, for a logout to wait for
+  let loggingOut = null; // {form, state: "sending" | "unsent"}
   let notBefore = 0; // Date.now() before which nothing is sent: the server asked to wait
   let waits = 0; // "not now" answers in a row, for the back-off
   let retry = null;
@@ -116,7 +127,7 @@
   // `why` it waits: "wifi" (no connection) or "server" (not taken, or no answer, yet).
   function keep(item, why) {
     const items = load().filter((other) => !sameSlot(item, other));
-    items.push(Object.assign(item, { why }));
+    items.push(Object.assign(item, { why, kept: Date.now() }));
     store(items);
     render();
   }
@@ -164,7 +175,27 @@
       line.append(ok);
       list.append(line);
     });
+    if (loggingOut) list.append(logoutLine());
     list.hidden = list.childElementCount === 0;
+  }
+
+  function logoutLine() {
+    const line = document.createElement("p");
+    line.className = "queued-line error";
+    line.setAttribute("role", loggingOut.state === "unsent" ? "alert" : "status");
+    line.dataset.testid = "logout-unsent";
+    if (loggingOut.state === "sending") {
+      line.textContent = say("logoutSending", {});
+      return line;
+    }
+    line.textContent = say("logoutUnsent", {}) + " ";
+    const anyway = document.createElement("button");
+    anyway.type = "button";
+    anyway.className = "link danger";
+    anyway.textContent = say("logoutAnyway", {});
+    anyway.addEventListener("click", () => logOut(loggingOut.form));
+    line.append(anyway);
+    return line;
   }
 
   function csrfToken() {
@@ -265,42 +296,45 @@
     });
   }
 
-  async function flush() {
-    if (flushing || Date.now() < notBefore) return;
-    flushing = true;
-    try {
-      for (const item of load().filter((other) => other.user === user)) {
-        const outcome = await send(item);
-        if (outcome.state === "offline") {
-          waitsFor(item, "wifi");
-          break;
-        }
-        if (outcome.state === "later") {
-          // The next ones would be turned away too; all wait, in their order.
-          waitsFor(item, "server");
-          tryAgainLater(outcome.wait);
-          break;
-        }
-        waits = 0;
-        if (outcome.state === "kept") {
-          waitsFor(item, "server");
-          if (outcome.text && !notices.some((notice) => notice.text === outcome.text)) {
-            notices.push({ text: outcome.text, bad: true });
-          }
-          continue;
-        }
-        drop(item);
-        if (outcome.state === "saved") sent(item);
-        else {
-          notices.push({
-            text: say("refused", { what: what(item), round: item.round, reason: outcome.reason }),
-            bad: true,
-          });
-        }
-      }
-    } finally {
-      flushing = false;
+  function flush() {
+    if (flushing) return flushing;
+    if (Date.now() < notBefore) return Promise.resolve();
+    flushing = sendAll().finally(() => {
+      flushing = null;
       render();
+    });
+    return flushing;
+  }
+
+  async function sendAll() {
+    for (const item of load().filter((other) => other.user === user)) {
+      const outcome = await send(item);
+      if (outcome.state === "offline") {
+        waitsFor(item, "wifi");
+        break;
+      }
+      if (outcome.state === "later") {
+        // The next ones would be turned away too; all wait, in their order.
+        waitsFor(item, "server");
+        tryAgainLater(outcome.wait);
+        break;
+      }
+      waits = 0;
+      if (outcome.state === "kept") {
+        waitsFor(item, "server");
+        if (outcome.text && !notices.some((notice) => notice.text === outcome.text)) {
+          notices.push({ text: outcome.text, bad: true });
+        }
+        continue;
+      }
+      drop(item);
+      if (outcome.state === "saved") sent(item);
+      else {
+        notices.push({
+          text: say("refused", { what: what(item), round: item.round, reason: outcome.reason }),
+          bad: true,
+        });
+      }
     }
   }
 
@@ -373,6 +407,53 @@
     }
   });
 
+  // The night page kept for offline use is this account's: it goes at logout.
+  async function forgetPages() {
+    if (!window.caches) return; // plain HTTP: no service worker, nothing kept
+    try {
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith(PAGE_CACHES)).map((name) => caches.delete(name)));
+    } catch (error) { /* the logout answer's Clear-Site-Data and the worker try again */ }
+  }
+
+  async function logOut(form) {
+    loggingOut = null;
+    render();
+    await forgetPages();
+    form.submit(); // no submit event: this listener is not asked again
+  }
+
+  // Logging out: first this account's saves go, or the person sees which did not.
+  document.addEventListener("submit", async (event) => {
+    const form = event.target.closest("form[data-logout]");
+    if (!form) return;
+    event.preventDefault();
+    if (waiting()) {
+      loggingOut = { form, state: "sending" };
+      render();
+      clearTimeout(retry);
+      notBefore = 0;
+      await flush();
+    }
+    if (waiting()) {
+      loggingOut = { form, state: "unsent" };
+      render();
+      list.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    await logOut(form);
+  });
+
+  // Saves kept for another account, for more than a day, are dropped (and said so).
+  function dropOthersOld() {
+    const now = Date.now();
+    const items = load();
+    items.forEach((item) => { if (!item.kept) item.kept = now; }); // kept before the tag
+    const left = items.filter((item) => item.user === user || now - item.kept < OTHERS_KEPT_MS);
+    if (left.length < items.length) notices.push({ text: say("expired", {}), bad: true });
+    if (items.length) store(left);
+  }
+
   window.addEventListener("online", flush);
   document.addEventListener("htmx:afterRequest", (event) => {
     const config = event.detail.requestConfig;
@@ -384,6 +465,7 @@
   });
 
   list.dataset.queueActive = "";
+  dropOthersOld();
   render();
   if (waiting()) flush();
 })();

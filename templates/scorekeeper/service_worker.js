@@ -1,15 +1,23 @@
 // The service worker, over HTTPS only (scorekeeper/views/offline.py renders it).
-// Static files come from the cache first; pages from the network first. A night page
-// that loaded is kept, so that without a connection the phone still opens it (the
-// last one when the one asked for was never opened) and shows what it has queued.
+// Static files come from the cache first; pages from the network first. The night page
+// that loaded last is kept, so that without a connection the phone still opens it (the
+// one asked for, or else that last one) and shows what it has queued.
+//
+// Signed-in pages are sent "private, no-store": this copy is the one exception, and it
+// lasts no longer than the session. It is one page (not one a night), and it is deleted
+// at logout (queue.js deletes PAGE_CACHE before the logout form is sent, the logout
+// answer's Clear-Site-Data empties the caches where the browser honours it) and whenever
+// the login page is opened here (a session that ended, or another person on the phone).
 "use strict";
 
+// Both names change with the worker: a new worker deletes every other cache of ours on
+// activate, so no page kept by an older one outlives it.
 const STATIC_CACHE = "ofcboard-static-{{ version }}";
-const PAGE_CACHE = "ofcboard-pages";
+const PAGE_CACHE = "ofcboard-pages-{{ version }}";
 const STATIC_URL = {{ static_url|safe }};
+const LOGIN_URL = {{ login_url|safe }};
 const FILES = {{ files|safe }};
 const NIGHT_PAGE = /^\/nights\/\d+\/$/;
-const LAST_NIGHT = "last-night-page";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC_CACHE).then((cache) => cache.addAll(FILES)));
@@ -36,20 +44,29 @@ async function fromCacheFirst(request) {
   return response;
 }
 
+// The one night page kept: this one, in place of any other.
+async function keep(path, response) {
+  const cache = await caches.open(PAGE_CACHE);
+  const kept = await cache.keys();
+  await Promise.all(kept.filter((request) => new URL(request.url).pathname !== path)
+    .map((request) => cache.delete(request)));
+  await cache.put(path, response);
+}
+
 async function page(request) {
   const url = new URL(request.url);
   try {
     const response = await fetch(request);
-    if (response.ok && NIGHT_PAGE.test(url.pathname) && !response.redirected) {
-      const cache = await caches.open(PAGE_CACHE);
-      await cache.put(url.pathname, response.clone());
-      await cache.put(LAST_NIGHT, response.clone());
+    const landed = new URL(response.url || request.url).pathname;
+    if (url.pathname === LOGIN_URL || landed === LOGIN_URL) {
+      await caches.delete(PAGE_CACHE); // nobody is signed in here now
+    } else if (response.ok && NIGHT_PAGE.test(url.pathname) && !response.redirected) {
+      await keep(url.pathname, response.clone());
     }
     return response;
   } catch (error) {
     const cache = await caches.open(PAGE_CACHE);
-    const kept = (NIGHT_PAGE.test(url.pathname) && await cache.match(url.pathname))
-      || await cache.match(LAST_NIGHT);
+    const kept = (await cache.match(url.pathname)) || (await cache.matchAll())[0];
     if (kept) return kept;
     throw error;
   }

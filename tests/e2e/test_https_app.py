@@ -12,6 +12,7 @@ import threading
 import pytest
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.core.wsgi import get_wsgi_application
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper.models import User
@@ -103,3 +104,56 @@ def test_over_https_the_worker_registers_and_the_night_page_opens_offline(make_n
     page.context.set_offline(False)
     expect(page.locator("#queued")).to_contain_text("Sent: +12, round 1.")
     assert User.objects.get(name="Anna").pk and night.rounds.get().entries.get().points == 12
+
+
+# Every request this phone's caches keep, as "cache name url".
+CACHED = """async () => {
+  const kept = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) kept.push(name + " " + request.url);
+  }
+  return kept;
+}"""
+
+
+def night_pages(page) -> list[str]:
+    return [entry for entry in page.evaluate(CACHED) if "/nights/" in entry]
+
+
+def test_logging_out_sends_the_saves_first_and_leaves_no_page_of_the_account(
+    make_night, secure_phone
+):
+    page = secure_phone
+    night = make_night(("Anna", "Bram"))
+    page.goto("/login/")
+    page.fill("#id_username", "Anna")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit].primary")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"/nights/{night.pk}/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # under the worker, which keeps this night page
+    expect(page.locator("#id_points")).to_be_visible()
+    assert night_pages(page), "the night page was kept for offline use"
+
+    # A save that cannot go: logging out says so, and waits for the person.
+    page.context.set_offline(True)
+    page.fill("#id_points", "12")
+    page.locator("#entry-form").get_by_role("button", name="Save").click()
+    expect(page.get_by_test_id("queued")).to_have_text("Waiting for the Wi-Fi: +12, round 1.")
+    page.get_by_role("button", name="Log out", exact=True).click()
+    expect(page.get_by_test_id("logout-unsent")).to_contain_text("Not everything was sent")
+    assert "/nights/" in page.url  # still logged in, on the night
+
+    # Back online, logging out sends it first, then drops the kept page.
+    page.context.set_offline(False)
+    with page.expect_response(lambda response: "/logout/" in response.url) as answer:
+        page.get_by_role("button", name="Log out", exact=True).click()
+    assert answer.value.all_headers()["clear-site-data"] == '"cache"'
+    page.wait_for_url("**/login/")
+    assert night.rounds.get().entries.get().points == 12
+    assert night_pages(page) == []
+    page.context.set_offline(True)
+    with pytest.raises(PlaywrightError):
+        page.goto(f"/nights/{night.pk}/")  # no night page opens offline any more
