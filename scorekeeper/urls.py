@@ -69,6 +69,7 @@ urlpatterns = [
     path("account/", accounts.account, name="account"),
     path("rules/", rules.rules, name="rules"),
     path("service-worker.js", offline.service_worker, name="service_worker"),
+    path("manifest/<str:language>.webmanifest", offline.manifest, name="manifest"),
     path("join/<str:token>/", groups.join, name="join"),
     path("screen/<str:token>/", screens.shared_screen, name="shared_screen"),
     path("screen/<str:token>/live/", screens.shared_screen_live, name="shared_screen_live"),

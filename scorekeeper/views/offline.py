@@ -9,11 +9,14 @@ Anything else (a login page, a server error) leaves the save queued.
 import hashlib
 import json
 
+from django.conf import settings
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -44,7 +47,6 @@ OFFLINE_FILES = [
     "ofcboard/queue.js",
     "ofcboard/wake_lock.js",
     "ofcboard/picker.js",
-    "ofcboard/manifest.json",
     "ofcboard/icon-192.png",
     "ofcboard/icon-512.png",
     "django_htmx/htmx-2.min.js",
@@ -71,4 +73,39 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "login_url": json.dumps(reverse("login")),
         },
         content_type="application/javascript",
+    )
+
+
+@require_GET
+@cache_control(max_age=60 * 60 * 24)
+def manifest(request: HttpRequest, language: str) -> JsonResponse:
+    """The installable app's manifest in one language (its name and description as a
+    phone shows them when the app is added), linked from every page in the page's
+    language; the language is in the address, so each is cached on its own."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(language):
+        data = {
+            "name": "OFC Board",
+            "short_name": "OFC Board",
+            "description": gettext("Scores for a night of Open Face Chinese poker."),
+            "lang": language,
+            "dir": "rtl" if translation.get_language_bidi() else "ltr",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#14171c",
+            "theme_color": "#14171c",
+            "icons": [
+                {
+                    "src": static(f"ofcboard/icon-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                    "purpose": "any maskable",
+                }
+                for size in (192, 512)
+            ],
+        }
+    return JsonResponse(
+        data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
     )

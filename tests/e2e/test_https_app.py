@@ -73,7 +73,7 @@ def secure_phone(browser, https_url):
 def test_over_https_the_worker_registers_and_the_night_page_opens_offline(make_night, secure_phone):
     page = secure_phone
     night = make_night(("Anna", "Bram"))
-    manifest = page.request.get("/static/ofcboard/manifest.json")
+    manifest = page.request.get("/manifest/en.webmanifest")
     assert manifest.ok and manifest.json()["icons"][0]["sizes"] == "192x192"
     assert page.request.get("/static/ofcboard/icon-512.png").ok
     worker = page.request.get("/service-worker.js")
