@@ -205,3 +205,22 @@ def test_someone_who_left_the_group_is_no_longer_shown_to_it(night, login):
     leave_group(group=night.group, user=User.objects.get(name="Anna"))
     page = login("Bram").get(settle_url(night)).content.decode()
     assert "epc-qr" not in page and "4300" not in page and "paypal.me" not in page
+
+
+def test_a_member_who_left_no_longer_sees_anyones_details(night, login):
+    anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
+    leave_group(group=night.group, user=User.objects.get(name="Bram"))
+    client = login("Bram")
+    for url in [
+        settle_url(night),
+        reverse("night_settle_live", args=[night.pk]),
+        reverse("group_owed", args=[night.group_id]),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "4300" not in response.content.decode()
+
+
+def test_the_account_page_is_for_the_logged_in_only(client):
+    response = client.get(ACCOUNT)
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
