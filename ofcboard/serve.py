@@ -320,6 +320,11 @@ def app() -> WSGIApp:
     """What each server process serves (granian calls it once the process started)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     from ofcboard.wsgi import application
+    from scorekeeper.backups_kept import start_hourly
+
+    # Here, not in the app's start-up: only a running server keeps the hourly backups,
+    # never a manage.py command or a test.
+    start_hourly()
 
     threads = int(os.environ.get("OFCBOARD_THREADS") or THREADS)
     lanes = in_lanes(application, Lane(threads), Lane(HASHING_AT_ONCE, waiting=HASHING_WAITING))

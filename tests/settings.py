@@ -44,3 +44,6 @@ CACHES = {
 # or gives a server its folder of session files: no test leaves them in the checkout.
 if not CACHE_URL and not os.environ.get("OFCBOARD_SESSION_CACHE"):
     CACHES["sessions"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+
+# No backups after each night a test ends: the tests of them give their own folder.
+OFCBOARD_BACKUP_DIR = ""

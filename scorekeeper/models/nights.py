@@ -50,6 +50,10 @@ def parse_board(rows: "dict[str, str | list[str]]") -> Board:
 class NightQuerySet(MemberQuerySet):
     group_path = "group__"
 
+    def running(self) -> "NightQuerySet":
+        """Nights not ended yet."""
+        return self.filter(ended_at__isnull=True)
+
 
 class Night(models.Model):
     """One evening at the table, from the first hand dealt to the settlement."""

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scorekeeper.backups_kept import keep_backup_soon
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
 from scorekeeper.names import taken_by
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
@@ -200,6 +201,7 @@ def end_night(*, night: Night, by: User) -> Night:
         night.rounds.filter(recorded_at__isnull=True).delete()
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
+        transaction.on_commit(keep_backup_soon, robust=True)
         return night
 
 
