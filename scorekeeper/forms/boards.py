@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.forms.fields import PointsInput, SaveKeyField
+from scorekeeper.forms.suits import as_engine_notation
 from scorekeeper.models import Board, parse_board
 from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
 
@@ -74,7 +75,7 @@ class BoardForm(forms.Form):
 
     def _clean_row(self, name: str) -> list[str]:
         try:
-            return parse_board({name: self.cleaned_data.get(name, "")})[name]
+            return parse_board({name: as_engine_notation(self.cleaned_data.get(name, ""))})[name]
         except OFCError as error:
             raise forms.ValidationError(_not_cards(self.cleaned_data.get(name, ""))) from error
 
@@ -95,7 +96,7 @@ def _not_cards(text: str) -> str:
     """Which word of a row's text is not a card, and how to write one."""
     for token in str(text or "").replace(",", " ").split():
         try:
-            parse_card(token)
+            parse_card(as_engine_notation(token))
         except OFCError:
             return gettext('"%(text)s" is not a card. Write cards like Qh Qc 3d.') % {"text": token}
     return gettext("Write cards like Qh Qc 3d.")
@@ -109,7 +110,7 @@ def board_initial(board: Board | None) -> dict[str, str]:
 def _tokens(text: str) -> list[str]:
     """The cards of a row's text that read as cards, canonical; the rest is dropped."""
     codes = []
-    for token in str(text or "").replace(",", " ").split():
+    for token in as_engine_notation(text).split():
         try:
             codes.append(str(parse_card(token)))
         except OFCError:
