@@ -1,0 +1,98 @@
+"""The pages that read a group's whole history take the same number of queries at 10
+finished nights and at 300 (issue 22): the money of each seat is stored once, not
+worked out again night by night."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from scorekeeper.models import Entry, Group, Night, Round, Seat, User
+from scorekeeper.services.money import store_money
+from tests.helpers import finish, play
+
+PLAYERS = ("Anna", "Bram", "Chris")
+
+
+def add_finished_nights(group: Group, count: int) -> list[Night]:
+    """``count`` finished nights of Anna, Bram and Chris, written in bulk (the services
+    would take a minute for 300), with their money stored as the services store it."""
+    users = {user.name: user for user in User.objects.filter(name__in=PLAYERS)}
+    start = timezone.now() - timedelta(days=count + 1)
+    nights = Night.objects.bulk_create(
+        Night(
+            group=group,
+            game="standard",
+            point_cents=(10, 50)[index % 2],
+            currency="EUR",
+            loss_cap_cents=300 if index % 3 == 0 else None,
+            started_by=users["Anna"],
+            started_at=start + timedelta(days=index),
+            ended_at=start + timedelta(days=index, hours=3),
+        )
+        for index in range(count)
+    )
+    seats = Seat.objects.bulk_create(
+        Seat(night=night, position=position, user=users[name], name=name)
+        for night in nights
+        for position, name in enumerate(PLAYERS)
+    )
+    rounds = Round.objects.bulk_create(
+        Round(
+            night=night,
+            number=1,
+            dealer=seats[3 * index],
+            recorded_at=night.ended_at,
+            recorded_sum=0,
+        )
+        for index, night in enumerate(nights)
+    )
+    Entry.objects.bulk_create(
+        Entry(round=round_, seat=seats[3 * index + position], points=points)
+        for index, round_ in enumerate(rounds)
+        for position, points in enumerate((index % 7 + 1, -(index % 7 + 1) - 2, 2))
+    )
+    store_money([night.pk for night in nights])
+    return nights
+
+
+def query_counts(client, group: Group, anna: User) -> dict[str, int]:
+    newest = group.nights.order_by("-started_at").first()
+    oldest = group.nights.order_by("started_at").first()
+    urls = {
+        "group page": reverse("group_detail", args=[group.pk]),
+        "all nights": reverse("group_table", args=[group.pk]),
+        "players": reverse("players", args=[group.pk]),
+        "player page": reverse("player_history", args=[group.pk, anna.pk]),
+        "newest settlement": reverse("night_settle", args=[newest.pk]),
+        "oldest settlement": reverse("night_settle", args=[oldest.pk]),
+    }
+    counts = {}
+    for label, url in urls.items():
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts[label] = len(queries)
+    return counts
+
+
+@pytest.mark.parametrize("settle_everything", [False, True])
+def test_history_pages_take_the_same_queries_at_10_nights_and_at_300(
+    make_night, login, settle_everything
+):
+    # One night played through the app, with a guest, so every kind of line is there.
+    first = make_night(PLAYERS, guests=("Gus",))
+    group = first.group
+    finish(play(first, {"Anna": 4, "Bram": -1, "Chris": -2, "Gus": -1}))
+    Group.objects.filter(pk=group.pk).update(settle_everything=settle_everything)
+    group.refresh_from_db()
+    client = login("Anna")
+    anna = User.objects.get(name="Anna")
+
+    add_finished_nights(group, 9)
+    at_ten = query_counts(client, group, anna)
+    add_finished_nights(group, 290)
+    assert group.nights.count() == 300
+    assert query_counts(client, group, anna) == at_ten
