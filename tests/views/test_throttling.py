@@ -254,3 +254,17 @@ def test_a_clients_own_forwarded_for_changes_nothing_in_the_count(client, make_u
     assert still_the_same_phone.status_code == 429
     # The address it named in its headers is not locked out.
     assert try_login(Client(), "Anna", PASSWORD, address="198.51.100.3").status_code == 302
+
+
+def test_the_invitation_pages_login_is_slowed_down_in_words_too(make_group):
+    group = make_group(members=("Bob",))
+    for attempt in range(PER_NAME):
+        try_login(Client(), "Bob", "wrong", address=f"198.51.100.{attempt + 1}")
+    response = Client().post(
+        reverse("join", args=[group.invite_token]),
+        {"action": "login", "login-username": "Bob", "login-password": PASSWORD},
+        REMOTE_ADDR="203.0.113.99",
+    )
+    assert response.status_code == 429
+    assert "Many wrong passwords were just tried for this name" in response.content.decode()
+    assert Membership.objects.filter(group=group).count() == 1
