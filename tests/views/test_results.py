@@ -540,8 +540,9 @@ def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
         play(night, *rounds_of(2 + 2 * index))
         finish(night)
     client = login("Anna")
-    # The seven of a night's settlement, and the four of what earlier nights still owe.
-    with django_assert_num_queries(11):
+    # The seven of a night's settlement, the payments across nights since it, and the
+    # four of what earlier nights still owe.
+    with django_assert_num_queries(12):
         page = client.get(settle_url(night))
     assert len(page.context["folded"].earlier) == 3
 
