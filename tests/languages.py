@@ -14,6 +14,8 @@ NAMES = {"Anna", "Bram", "Chris", "Dana", "Gus", "Friday", "OFC", "A", "B", "C"}
 EVERYWHERE = {"OFC", "Board", "JK", "CSV", "JSON", "EUR", "English", "Nederlands", "Deutsch", "ah"}
 # ISO 4217 codes ("JPY"), written beside each currency's name in the currency list.
 EVERYWHERE |= set(list_currencies())
+# The suit letters of the card notation, which the card page explains in every language.
+EVERYWHERE |= set("hdcs")
 # English words that Dutch tables say as they are (the game's own terms).
 DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",

@@ -28,7 +28,7 @@ SAYS = {
         "off": "2 punten te veel. Tel nog eens na.",
         "round 2": "Ronde 2",
         "settle": "Wie betaalt wie",
-        "money": "€ 0,50",
+        "money": "€\u00a00,50",  # CLDR: a space that never breaks
         "royalties": "Royalties",
         "hint": "Kaarten die je nu tikt gaan naar de bovenrij.",
     },
