@@ -14,6 +14,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -60,6 +61,11 @@ def keep_backup() -> Path | None:
             write_backup(path)
             for old in kept_backups()[: -max(1, settings.OFCBOARD_BACKUPS_KEPT)]:
                 old.unlink(missing_ok=True)
+            # One cut short (the server stopped while writing it) is never renamed;
+            # an hour on, it is nobody's backup in progress.
+            for cut_short in where.glob(f"{NAME_START}*.json.partial"):
+                if cut_short.stat().st_mtime < time.time() - 3600:
+                    cut_short.unlink(missing_ok=True)
         except Exception:
             log.exception("The automatic backup into %s failed; the next one tries again.", where)
             return None

@@ -50,6 +50,10 @@ def test_a_night_that_ends_leaves_a_backup_only_the_server_user_can_read(folder,
 
 def test_only_the_newest_backups_are_kept(folder, settings):
     settings.OFCBOARD_BACKUPS_KEPT = 2
+    folder.mkdir()
+    cut_short = folder / "ofcboard-2026-01-01-000000-000000.json.partial"
+    cut_short.write_text("{")
+    os.utime(cut_short, (time.time() - 7200, time.time() - 7200))
     group = None
     for _ in range(3):  # N + 1 nights end
         night = make_night(("Anna", "Bram"), group=group)
@@ -67,6 +71,7 @@ def test_only_the_newest_backups_are_kept(folder, settings):
         for path in kept
     ]
     assert ended == [2, 3]  # the two newest: after the second night and the third
+    assert not cut_short.exists()  # a backup cut short two hours ago is cleared away
 
 
 def test_the_newest_backup_restores_the_site_as_it_was(folder, tmp_path):
