@@ -17,16 +17,11 @@ from scorekeeper.forms.fields import PointsInput, SaveKeyField
 from scorekeeper.forms.suits import as_engine_notation
 from scorekeeper.models import Board, parse_board
 from scorekeeper.ofc import DECK, ROWS, Game, OFCError, parse_card
+from scorekeeper.terms import SUIT_WORDS, card_name
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+# The cards' CSS classes; what a screen reader says is terms.card_name.
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
-# SUIT_NAMES are the cards' CSS classes too; these are what a screen reader says.
-SUIT_WORDS = {
-    "spades": _("spades"),
-    "hearts": _("hearts"),
-    "diamonds": _("diamonds"),
-    "clubs": _("clubs"),
-}
 ROW_NAMES = [row.value for row in ROWS]
 SIZES = {row.value: row.size for row in ROWS}
 
@@ -45,11 +40,10 @@ class Face:
 
     @property
     def label(self) -> str:
-        if self.suit == "joker":
-            return gettext("joker")
+        """The card in words ("ace of spades"), as a screen reader should say it."""
         if self.wild:
-            return gettext("joker as %(card)s") % {"card": f"{self.rank}{self.symbol}"}
-        return gettext("%(rank)s of %(suit)s") % {"rank": self.rank, "suit": SUIT_WORDS[self.suit]}
+            return gettext("joker as %(card)s") % {"card": card_name(self.code)}
+        return card_name(self.code)
 
 
 def face(code: str, *, wild: bool = False) -> Face:
@@ -158,12 +152,21 @@ class PickerRow:
     def empty(self) -> range:
         return range(max(0, self.size - len(self.cards)))
 
+    @property
+    def left(self) -> str:
+        """How full the row is, in words ("1 of 3 left"): picker.js says it the same way."""
+        return fill_left(self.size - len(self.cards), self.size)
+
+
+def fill_left(left: int, size: int) -> str:
+    return gettext("{left} of {size} left").format(left=max(0, left), size=size)
+
 
 @dataclass(frozen=True)
 class DeckCard:
     face: Face
     used_by: str  # "Bram bottom" when another seat holds it, else ""
-    placed: bool  # on this board already
+    placed: str  # the row of this board that holds it, else ""
 
 
 def picker(
@@ -175,26 +178,27 @@ def picker(
         PickerRow(row, SIZES[row], [face(code) for code in _tokens(values[row])], form[row])
         for row in ROW_NAMES
     ]
-    placed = {card.code for row in rows for card in row.cards}
+    placed = {card.code: row.name for row in rows for card in row.cards}
     suits = []
     for suit in "shdc":
         cards = [card for card in DECK if card.suit == suit]
         suits.append(
             (
                 SUIT_NAMES[suit],
+                SUIT_WORDS[suit],
                 [
-                    DeckCard(face(str(card)), used.get(str(card), ""), str(card) in placed)
+                    DeckCard(face(str(card)), used.get(str(card), ""), placed.get(str(card), ""))
                     for card in cards
                 ],
             )
         )
-    jokers_placed = sum(card.code == "JK" for row in rows for card in row.cards)
+    joker_rows = [row.name for row in rows for card in row.cards if card.code == "JK"]
     # The jokers other boards hold come first, then this board's.
     jokers = [
         DeckCard(
             face("JK"),
             gettext("another board") if i < jokers_used else "",
-            jokers_used <= i < jokers_used + jokers_placed,
+            joker_rows[i - jokers_used] if 0 <= i - jokers_used < len(joker_rows) else "",
         )
         for i in range(game.jokers)
     ]

@@ -27,11 +27,15 @@
     return text[0] + text[1].toLowerCase();
   }
 
+  // Each card's name in words ("ace of spades"), as the page wrote it on the deck.
+  const NAMES = {};
+  for (const button of document.querySelectorAll(".deck [data-name]")) NAMES[button.dataset.card] = button.dataset.name;
+
   function face(code) {
-    if (code === "JK") return { rank: "JK", symbol: "★", suit: "joker", label: word("joker", "joker") };
+    if (code === "JK") return { rank: "JK", symbol: "★", suit: "joker", label: NAMES.JK || word("joker", "joker") };
     const [symbol, suit] = SUITS[code[1]];
     const rank = code[0] === "T" ? "10" : code[0];
-    return { rank, symbol, suit, label: fill(word("cardLabel", "{rank} of {suit}"), { rank, suit: SUIT_WORDS[suit] }) };
+    return { rank, symbol, suit, label: NAMES[code] || `${rank} of ${SUIT_WORDS[suit]}` };
   }
 
   function setUp(form) {
@@ -48,7 +52,19 @@
     let held = null; // {card, from}: a deck card waiting for its row, or a placed card to move
 
     const size = (row) => Number(rowEls[row].dataset.size);
-    const say = (text) => { if (hint) hint.textContent = text || defaultHint; };
+    const announcer = document.getElementById("announce");
+    const say = (text) => {
+      if (hint) hint.textContent = text || defaultHint;
+      // Said aloud in the page's live region too (the hint itself is not live).
+      if (announcer && text) announcer.textContent = announcer.textContent === text ? text + "\u00a0" : text;
+    };
+    const deckButtons = [...form.querySelectorAll('.deck button[name="add"]')];
+    // A card on another board stays reachable and says whose it is: aria-disabled,
+    // not disabled, once this script takes the taps.
+    for (const button of deckButtons) {
+      if (button.disabled) { button.disabled = false; button.setAttribute("aria-disabled", "true"); }
+    }
+    let deckCurrent = deckButtons.find((button) => !button.dataset.used) || deckButtons[0];
 
     function read() {
       const rows = {};
@@ -85,7 +101,9 @@
       symbol.setAttribute("aria-hidden", "true");
       symbol.textContent = card.symbol;
       button.append(symbol);
-      if (held && held.from === row && held.card === code) button.classList.add("held");
+      const isHeld = Boolean(held && held.from === row && held.card === code);
+      button.classList.toggle("held", isHeld);
+      button.setAttribute("aria-pressed", String(isHeld));
       return button;
     }
 
@@ -93,10 +111,20 @@
       const rows = read();
       const active = chosen();
       const counts = {};
+      const where = {};
+      // A placed card with focus is drawn anew: focus follows it (or its deck card).
+      const focusedCard = document.activeElement && document.activeElement.closest(".slots button[data-card]");
+      const refocus = focusedCard ? focusedCard.value : null;
       for (const row of ROWS) {
         const slots = rowEls[row].querySelector(".slots");
         slots.replaceChildren();
-        rows[row].slice(0, size(row)).forEach((code) => slots.append(cardButton(row, code)));
+        const buttons = rows[row].slice(0, size(row)).map((code) => cardButton(row, code));
+        // One tab stop a row: the arrow keys move between its cards.
+        buttons.forEach((button, index) => { button.tabIndex = index === 0 ? 0 : -1; });
+        slots.append(...buttons);
+        const left = rowEls[row].querySelector("[data-left]");
+        if (left) left.textContent = fill(word("sayLeft", "{left} of {size} left"), { left: Math.max(0, size(row) - rows[row].length), size: size(row) });
+        for (const code of rows[row]) if (!where[code]) where[code] = row;
         for (let i = rows[row].length; i < size(row); i += 1) {
           const empty = document.createElement("span");
           empty.className = "pc empty";
@@ -108,7 +136,7 @@
         for (const code of rows[row]) counts[code] = (counts[code] || 0) + 1;
       }
       let jokers = counts.JK || 0;
-      for (const button of form.querySelectorAll('.deck button[name="add"]')) {
+      for (const button of deckButtons) {
         const code = button.value;
         let placed = false;
         if (code === "JK") {
@@ -117,11 +145,67 @@
           placed = Boolean(counts[code]);
         }
         button.classList.toggle("placed", placed);
-        button.classList.toggle("held", Boolean(held && held.from === null && held.card === code));
-        if (placed) button.setAttribute("aria-pressed", "true");
-        else button.removeAttribute("aria-pressed");
+        const isHeld = Boolean(held && held.from === null && held.card === code);
+        button.classList.toggle("held", isHeld);
+        // Pressed: picked up, waiting for its row. Its name says where a placed one is.
+        button.setAttribute("aria-pressed", String(isHeld));
+        if (!button.dataset.used) {
+          const name = face(code).label;
+          button.setAttribute("aria-label", placed && where[code]
+            ? fill(word("sayOnBoard", "{card}, on your board: {row}"), { card: name, row: ROW_NAMES[where[code]] })
+            : name);
+        }
+        button.tabIndex = button === deckCurrent ? 0 : -1;
+      }
+      // The rows' radios are one tab stop, though a row's cards sit between them.
+      const radios = [...form.querySelectorAll('input[name="row"]')];
+      const stop = radios.find((radio) => radio.checked) || radios[0];
+      for (const radio of radios) radio.tabIndex = radio === stop ? 0 : -1;
+      if (refocus) {
+        const [row, code] = refocus.split(" ");
+        const again = rowEls[row].querySelector(`.slots button[data-card="${code}"]`)
+          || Object.values(rowEls).map((el) => el.querySelector(`.slots button[data-card="${code}"]`)).find(Boolean)
+          || deckButtons.find((button) => button.value === code);
+        if (again) { if (deckButtons.includes(again)) { deckCurrent = again; renderTabStops(); } again.focus(); }
       }
     }
+
+    function renderTabStops() {
+      for (const button of deckButtons) button.tabIndex = button === deckCurrent ? 0 : -1;
+    }
+
+    // The deck is one tab stop: the arrow keys move along a suit and between suits.
+    function moveInDeck(from, key) {
+      const suits = [...form.querySelectorAll(".deck .deck-suit")].map((el) => [...el.querySelectorAll('button[name="add"]')]);
+      const s = suits.findIndex((cards) => cards.includes(from));
+      const i = suits[s].indexOf(from);
+      const flat = suits.flat();
+      const at = flat.indexOf(from);
+      if (key === "ArrowRight") return flat[Math.min(flat.length - 1, at + 1)];
+      if (key === "ArrowLeft") return flat[Math.max(0, at - 1)];
+      if (key === "ArrowDown" && s + 1 < suits.length) return suits[s + 1][Math.min(i, suits[s + 1].length - 1)];
+      if (key === "ArrowUp" && s > 0) return suits[s - 1][Math.min(i, suits[s - 1].length - 1)];
+      if (key === "Home") return suits[s][0];
+      if (key === "End") return suits[s][suits[s].length - 1];
+      return null;
+    }
+
+    form.addEventListener("keydown", (event) => {
+      const card = event.target.closest && event.target.closest("button[data-card]");
+      if (!card) return;
+      let next = null;
+      if (deckButtons.includes(card)) {
+        next = moveInDeck(card, event.key);
+        if (next) { deckCurrent = next; renderTabStops(); }
+      } else {
+        const cards = [...card.parentElement.querySelectorAll("button[data-card]")];
+        const at = cards.indexOf(card);
+        if (event.key === "ArrowRight" || event.key === "ArrowDown") next = cards[Math.min(cards.length - 1, at + 1)];
+        if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = cards[Math.max(0, at - 1)];
+        if (next) { for (const other of cards) other.tabIndex = other === next ? 0 : -1; }
+      }
+      if (next) { event.preventDefault(); next.focus(); }
+    });
 
     function nextWithRoom(rows, start) {
       const order = start ? [start, ...ROWS] : ROWS;
@@ -144,7 +228,8 @@
 
     function tapDeck(button) {
       const code = button.value;
-      if (button.disabled) return;
+      deckCurrent = button;
+      if (button.dataset.used) { say(button.getAttribute("aria-label")); return; }
       if (button.classList.contains("placed") && code !== "JK") {
         say(fill(word("sayPlaced", "{card} is on your board already: tap it there to move it."), { card: face(code).label }));
         return;

@@ -46,7 +46,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
         "Ah appears twice: Anna bottom, Bram top."
     )
     # Now the ace is greyed out; he moves the misplaced card off with two taps.
-    expect(bram.locator(".deck button[data-card='Ah']")).to_be_disabled()
+    expect(bram.locator(".deck button[data-card='Ah']")).to_have_attribute("aria-disabled", "true")
     placed = bram.locator(".board-row[data-row='top'] button[data-card='Ah']")
     placed.click()
     placed.click()

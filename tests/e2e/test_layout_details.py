@@ -147,7 +147,7 @@ def test_the_card_picker_fits_the_first_screen_and_tells_whose_cards_are_whose(
     theirs = anna.locator(".deck button[data-card='Kh']")
     free = anna.locator(".deck button[data-card='Th']")
     expect(mine).to_have_class("pc hearts placed")
-    expect(theirs).to_be_disabled()
+    expect(theirs).to_have_attribute("aria-disabled", "true")
 
     own, other, available = (card.evaluate(LOOK) for card in (mine, theirs, free))
     background, border, border_colour, opacity, _ = range(5)
