@@ -3,14 +3,14 @@ number of queries however many rounds have been played."""
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from scorekeeper.i18n import difference
 from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
-from scorekeeper.reads.results import night_chart, seat_results
+from scorekeeper.reads.results import night_chart
 from scorekeeper.terms import foul_reason
 
 
@@ -125,14 +125,9 @@ class NightState:
 
 
 def night_state(night: Night) -> NightState:
-    """The night as its page shows it now: five queries, however many rounds were played."""
+    """The night as its page shows it now: four queries, however many rounds were played."""
+    # Each seat's points and money so far are stored with every change to the night.
     seats = list(night.seats.select_related("user"))
-    totals = dict(
-        Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
-        .values("seat")
-        .annotate(total=Sum("points"))
-        .values_list("seat", "total")
-    )
     counts = night.rounds.aggregate(played=Count("pk", filter=Q(recorded_at__isnull=False)))
     round_ = night.open_round()
     entries: dict[int, Entry] = {}
@@ -140,11 +135,10 @@ def night_state(night: Night) -> NightState:
     if round_ is not None:
         entries = {entry.seat_id: entry for entry in round_.entries.select_related("entered_by")}
         fantasyland = round_.fantasyland_seats
-    money = {result.seat.pk: result.cents for result in seat_results(night, seats, totals)}
     game = night.game_rules
     lines = []
     for seat in seats:
-        line = SeatLine(seat=seat, total=totals.get(seat.pk, 0), money_cents=money[seat.pk])
+        line = SeatLine(seat=seat, total=seat.points, money_cents=seat.cents)
         if round_ is not None and seat.plays(round_.number):
             line.playing = True
             line.entry = entries.get(seat.pk)

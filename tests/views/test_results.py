@@ -246,16 +246,16 @@ def test_logged_out_visitors_are_sent_to_log_in(make_night, client):
 
 @pytest.mark.parametrize("loss_cap", [None, 500])
 @pytest.mark.parametrize("count", [2, 6])
-def test_the_settlement_takes_seven_queries_however_many_rounds(
+def test_the_settlement_takes_six_queries_however_many_rounds(
     make_night, login, django_assert_num_queries, loss_cap, count
 ):
     night = make_night()
     Night.objects.filter(pk=night.pk).update(loss_cap_cents=loss_cap)
     play(night, *rounds_of(count))
     client = login("Anna")
-    # User, night, its seats, its recorded entries, their totals summed by the database,
-    # its marked payments, the members' pay details (the session comes from its cache).
-    with django_assert_num_queries(7):
+    # User, night, its seats (with their stored totals), its recorded entries, its
+    # marked payments, the members' pay details (the session comes from its cache).
+    with django_assert_num_queries(6):
         client.get(settle_url(night))
 
 
@@ -540,9 +540,9 @@ def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
         play(night, *rounds_of(2 + 2 * index))
         finish(night)
     client = login("Anna")
-    # The seven of a night's settlement, the payments across nights since it, and the
+    # The six of a night's settlement, the payments across nights since it, and the
     # four of what earlier nights still owe.
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(11):
         page = client.get(settle_url(night))
     assert len(page.context["folded"].earlier) == 3
 
