@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -123,6 +123,16 @@ class Night(models.Model):
         return [seat for seat in self.seats.all() if seat.plays(number)]
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def with_left(self) -> "SeatQuerySet":
+        """Each seat with ``left``: its member has left the night's group since, so
+        the name is shown with a "left" mark (in the same query)."""
+        former = Membership.objects.former().filter(
+            group_id=OuterRef("night__group_id"), user_id=OuterRef("user_id")
+        )
+        return self.annotate(left=Exists(former))
+
+
 class Seat(models.Model):
     """A place at the table for one night: a member, or a guest known by name only."""
 
@@ -148,6 +158,8 @@ class Seat(models.Model):
     # ``cents`` less what was marked paid on the night and what payments across
     # nights cleared of it: + still owed to them, - they still owe.
     unpaid_cents = models.IntegerField(default=0)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["position"]

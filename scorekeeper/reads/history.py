@@ -73,7 +73,7 @@ class NightSummary:
 def night_summaries(nights: list[Night]) -> list[NightSummary]:
     """Date, game, players and winner of each of ``nights`` (two queries)."""
     by_night: dict[int, list[Seat]] = defaultdict(list)
-    for seat in Seat.objects.filter(night__in=nights).order_by("position"):
+    for seat in Seat.objects.filter(night__in=nights).with_left().order_by("position"):
         by_night[seat.night_id].append(seat)
     rounds = dict(
         Round.objects.filter(night__in=nights, recorded_at__isnull=False)

@@ -114,7 +114,7 @@ class _Played:
 
 
 def _played(night: Night) -> _Played:
-    seats = list(night.seats.select_related("user"))
+    seats = list(night.seats.with_left().select_related("user"))
     points: dict[int, dict[int, int]] = defaultdict(dict)
     numbers: set[int] = set()
     recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)

@@ -172,8 +172,13 @@ def test_members_who_left_stay_in_the_history(two_nights, login):
     assert [(line.night, line.points, line.cents) for line in page.context["history"].nights] == [
         (first, -12, -120)
     ]
-    group_page = client.get(reverse("group_detail", args=[group.pk]))
-    assert "Anna, Bram, and Chris" in group_page.content.decode()
+    # Wherever Chris's name is shown with the nights he played, it says he left.
+    left = '<span class="badge left">left</span>'
+    group_page = client.get(reverse("group_detail", args=[group.pk])).content.decode()
+    assert f"Anna, Bram, and Chris {left}" in group_page
+    settlement = client.get(reverse("night_settle", args=[first.pk])).content.decode()
+    assert re.search(rf'<tr data-seat="Chris">\s*<td>Chris {left}', settlement)
+    assert f"Chris {left}" in settlement.split('data-testid="payments"')[1]
 
 
 def test_a_players_history_lists_their_nights_with_points_and_money(two_nights, login):
