@@ -121,10 +121,9 @@ def server_env(database_url: str, **more: str) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DATABASE_URL": database_url,
         "OFCBOARD_TABLE": "1",
-        **more,
     }
-    env.pop("CACHE_URL", None)
-    return env
+    env.pop("CACHE_URL", None)  # only the Redis a test gives
+    return {**env, **more}
 
 
 def phones_for(night, base: str = "http://127.0.0.1") -> list[Phone]:
