@@ -68,23 +68,24 @@ def problems(page) -> list[str]:
     """What axe finds on the page as it is now, in words: each rule broken with the
     elements breaking it, and each text whose contrast axe left to review and that
     measures below WCAG AA."""
+    # Only what the test reads comes back: axe's whole report is a megabyte a page.
     results = page.evaluate(
         """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags},
-             resultTypes: ["violations", "incomplete"]})""",
+             resultTypes: ["violations", "incomplete"], elementRef: false, ancestry: false})
+           .then((r) => ({
+             violations: r.violations.map((rule) => ({id: rule.id, impact: rule.impact,
+               targets: rule.nodes.slice(0, 5).map((node) => node.target.join(" "))})),
+             reviews: r.incomplete.filter((rule) => rule.id === "color-contrast")
+               .flatMap((rule) => rule.nodes).filter((node) => node.target.length === 1)
+               .map((node) => node.target[0]),
+           }))""",
         TAGS,
     )
     found = [
-        f"{rule['id']} ({rule['impact']}): "
-        + "; ".join(" ".join(node["target"]) for node in rule["nodes"][:5])
+        f"{rule['id']} ({rule['impact']}): " + "; ".join(rule["targets"])
         for rule in results["violations"]
     ]
-    reviews = [
-        " ".join(node["target"])
-        for rule in results["incomplete"]
-        if rule["id"] == "color-contrast"
-        for node in rule["nodes"]
-        if len(node["target"]) == 1
-    ]
+    reviews = results["reviews"]
     for measured in page.evaluate(MEASURE_REVIEWS, reviews):
         if measured and measured["ratio"] < measured["needed"]:
             found.append(

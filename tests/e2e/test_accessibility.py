@@ -137,6 +137,8 @@ def test_every_page_state_has_nothing_axe_finds(browser, live_server):
         anna.goto(reverse("night_detail", args=[night.pk]))
         anna.locator("#actions form[action$='/undo/'] button").click()
         anna.wait_for_selector("ul.messages")
+        # The page a plain post led to opens on what happened.
+        assert anna.evaluate("document.activeElement.id") == "messages"
         check(anna, f"night, after an undo [{language}]", failures, schemes)
     stranger.close()
     member.close()
