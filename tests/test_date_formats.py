@@ -1,5 +1,5 @@
 """Dates on pages are written by a format's name, so each language writes them its
-own way: "j M H:i" in a template gives Chinese "2 12月 21:30", where
+own way: "j M H:i" in a template gives Chinese "2 十二月 21:30", where
 SHORT_DATETIME_FORMAT gives "12月2日 21:30"."""
 
 import re
