@@ -114,9 +114,7 @@ def owed_in(group: Group, nights: QuerySet[Night]) -> Owed:
     # The latest mark and payment across nights: a payment taken back and made again
     # with the same amounts still changes the fingerprint.
     last_marks = Payment.objects.filter(night__in=nights).aggregate(last=Max("pk"))["last"]
-    last_tab = TabPart.objects.filter(seat__night__in=nights).aggregate(last=Max("payment"))[
-        "last"
-    ]
+    last_tab = TabPart.objects.filter(seat__night__in=nights).aggregate(last=Max("payment"))["last"]
 
     left = set(group.memberships.former().values_list("user_id", flat=True))
     people: dict[str, Person] = {}

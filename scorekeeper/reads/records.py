@@ -33,7 +33,6 @@ from scorekeeper.terms import row_description
 BEST_HANDS = 3
 
 
-
 def per_hand(points: int, hands: int) -> str:
     """Points a hand to one decimal, signed, a half rounded away from zero as people
     round it (Python's ``round`` would make 5 over 4 hands +1.2):
