@@ -142,6 +142,12 @@ def test_another_phones_total_is_said_in_words_and_focus_stays_on_the_saved_line
     expect(saved).to_contain_text("Saved: +5.")
     expect(saved).to_be_focused()
 
+    # The big screen says it too, in its own region.
+    screen = anna.context.new_page()
+    screen.goto(reverse("night_screen", args=[night.pk]))
     enter(night, "Cora", -3)
     expect(announce).to_have_text(re.compile(r"^Round 1 went through\."), timeout=4_000)
+    expect(screen.locator("#announce")).to_have_text(
+        re.compile(r"^Round 1 went through\. Waiting for "), timeout=4_000
+    )
     assert anna.evaluate("document.activeElement !== document.body")
