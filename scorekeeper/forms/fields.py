@@ -112,9 +112,14 @@ class MoneyField(forms.DecimalField):
         once the form knows its group's currency)."""
         self.currency = currency
         self.decimal_places = minor_digits(currency)
-        for validator in self.validators:
-            if isinstance(validator, DecimalValidator):
-                validator.decimal_places = self.decimal_places
+        # New validators, not changed ones: a form's copy of a field shares the
+        # declared field's validator objects with every other form.
+        self.validators = [
+            DecimalValidator(self.max_digits, self.decimal_places)
+            if isinstance(validator, DecimalValidator)
+            else validator
+            for validator in self.validators
+        ]
 
     def to_python(self, value):
         if isinstance(value, str):

@@ -5,6 +5,7 @@ import re
 
 from django.urls import reverse
 
+from scorekeeper.forms.nights import StartNightForm
 from scorekeeper.models import Group, Night, User
 from tests.helpers import finish, play
 
@@ -87,3 +88,12 @@ def test_only_a_member_sets_the_currency(login, make_group, make_user):
     assert response.status_code == 404
     group.refresh_from_db()
     assert group.currency == "EUR"
+
+
+def test_a_yen_form_leaves_another_phones_euro_form_its_cents():
+    # Two requests at once: a euro form made, then a yen form, then the euro one read.
+    euro = StartNightForm(currency="EUR")
+    yen = StartNightForm(currency="JPY")
+    assert euro.fields["point_value"].clean("0.10") == 10
+    assert yen.fields["point_value"].clean("500") == 500
+    assert StartNightForm.base_fields["point_value"].clean("0.25") == 25
