@@ -32,6 +32,12 @@ FOCUSED = """() => {
 DECK = """() => [...document.querySelectorAll('.deck .deck-suit')]
   .map((suit) => [...suit.querySelectorAll('button')].map((b) => b.dataset.card))"""
 AT = "() => document.activeElement.dataset.card"
+# Whether the focused element shows, not under the sticky Save button (WCAG 2.4.11).
+SHOWN = """() => {
+  const el = document.activeElement, box = el.getBoundingClientRect();
+  const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return Boolean(seen && el.contains(seen));
+}"""
 
 
 def arrow_to(page, deck, code):
@@ -49,6 +55,8 @@ def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
     night = make_night(("Anna", "Bram"))
     set_cards(night, "Bram", *BRAM)
     anna = log_in_phone(night.seats.get(name="Anna").user)
+    # A small phone: the deck runs on under the sticky Save button.
+    anna.set_viewport_size({"width": 375, "height": 667})
     anna.goto(reverse("board_entry", args=[night.pk, 1, seats_of(night)["Anna"].pk]))
 
     # Words, not letters; a card on Bram's board says so and can still be reached.
@@ -77,6 +85,7 @@ def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
     deck = anna.evaluate(DECK)
     for count, code in enumerate(" ".join(ANNA).split()):
         arrow_to(anna, deck, code)
+        assert anna.evaluate(SHOWN), f"{code} is covered"
         anna.keyboard.press("Enter" if count % 2 else "Space")
     expect(anna.locator("#left-top")).to_have_text("0 of 3 left")
     expect(anna.locator("#left-bottom")).to_have_text("0 of 5 left")
