@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ANNA = ("Qh Qc 3d", "Ts Js Qd Kc Ah", "7d 7c 7s 2h 2s")
 BRAM = ("Kh Kd 7h", "4c 4d 8s 8c Jd", "As Ks 9s 6s 3s")
+CORA = ("2d 3c 5s", "Ac Ad 4s 6c 8d", "3h 4h 5h 6h 8h")
 
 # What has focus, in words: the kind of stop, for counting the tab stops.
 FOCUSED = """() => {
@@ -52,7 +53,7 @@ def arrow_to(page, deck, code):
 
 
 def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
-    night = make_night(("Anna", "Bram"))
+    night = make_night(("Anna", "Bram", "Cora"))
     set_cards(night, "Bram", *BRAM)
     anna = log_in_phone(night.seats.get(name="Anna").user)
     # A small phone: the deck runs on under the sticky Save button.
@@ -68,6 +69,9 @@ def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
         "aria-label", "queen of hearts"
     )
     expect(anna.locator("#left-top")).to_have_text("3 of 3 left")
+    # Cora's board arrives: the page's live region says who is left, once.
+    set_cards(night, "Cora", *CORA)
+    expect(anna.locator("#announce")).to_have_text("Still to set their cards: you.", timeout=4_000)
 
     # From the rows' radios, Tab: the deck (52 cards) is one stop, then the typed
     # boxes' switch and Save.
