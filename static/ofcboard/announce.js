@@ -74,7 +74,15 @@
     const active = document.activeElement;
     // After Save, what was saved (or why not) is read first, even where htmx gave
     // the field its focus back.
-    if (id === "entry-form" && saved && said) { focusOn(said); return; }
+    if (id === "entry-form" && saved && said) {
+      focusOn(said);
+      // Where the round stands now (the sum that is off, who is left), said once.
+      const live = document.getElementById("live");
+      if (live && live.dataset.announce) {
+        say(clean([...document.querySelectorAll(live.dataset.announce)].map((el) => el.textContent).join(" ")));
+      }
+      return;
+    }
     if (active && active !== document.body) return;
     let target = null;
     if (id === "entry-form") target = field;

@@ -155,6 +155,15 @@ def test_another_phones_total_is_said_in_words_and_focus_stays_on_the_saved_line
     expect(saved).to_contain_text("Saved: +5.")
     expect(saved).to_be_focused()
 
+    expect(announce).to_have_text("Waiting for Cora.")  # where the round stands
+
+    # A sum that is off is said in the same region, once, with who saved it.
+    enter(night, "Cora", -1)
+    expect(announce).to_have_text(
+        "Cora saved −1. 2 points too many. Check your counts.", timeout=4_000
+    )
+    assert anna.locator("[role=alert]", has_text="too many").count() == 0  # not said twice
+
     # The big screen says it too, in its own region.
     screen = anna.context.new_page()
     screen.goto(reverse("night_screen", args=[night.pk]))
