@@ -32,7 +32,9 @@ from scorekeeper.backup import (
 from scorekeeper.models import Entry, Group, Membership, Night, Round, Seat, User
 from scorekeeper.models.groups import new_invite_token
 from scorekeeper.models.nights import RoundEdit
+from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment, TabPart, TabPayment
+from scorekeeper.models.seat_draws import SeatDraw
 from scorekeeper.names import suggest_alternative
 
 FORMAT = "ofcboard-group"
@@ -50,13 +52,18 @@ OF_THE_GROUP: dict[type[models.Model], str] = {
     Payment: "night__group",
     TabPayment: "group",
     TabPart: "payment__group",
+    SeatDraw: "night__group",
 }
+
+# An account's own rows, which no group owns: how someone likes to be paid stays with
+# their account on this install and never travels with a group that they played in.
+NOT_OF_A_GROUP: set[type[models.Model]] = {User, PayDetails}
 
 
 def _rows_of(group: Group) -> list[tuple[type[models.Model], models.QuerySet]]:
     rows = []
     for model in app_models():
-        if model is User:
+        if model in NOT_OF_A_GROUP:
             continue
         if model not in OF_THE_GROUP:  # a table added later must say how it belongs
             raise BackupError(f"{model._meta.label} is not known to the group copy.")

@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 
 from scorekeeper.group_copy import import_group, write_group
 from scorekeeper.models import Entry, Group, Night, User
+from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.history import group_table
 from scorekeeper.services.rounds import record_entry
@@ -115,3 +116,15 @@ def test_the_commands_copy_a_group_and_say_what_was_renamed(db, tmp_path, capsys
     call_command("backup", str(site))
     with pytest.raises(CommandError, match="is not a group copied by OFC Board"):
         call_command("restore", str(site), "--as-new-group")
+
+
+def test_how_a_member_likes_to_be_paid_stays_with_their_account(db, tmp_path):
+    group, _nights = played_site()
+    anna = User.objects.get(name="Anna")
+    PayDetails.objects.create(user=anna, iban="NL91ABNA0417164300", holder="Anna")
+
+    copy, renamed, _ = import_group(copy_out(group, tmp_path))
+
+    copied_anna = User.objects.get(name=renamed["Anna"])
+    assert copy.memberships.filter(user=copied_anna).exists()
+    assert list(PayDetails.objects.values_list("user__name", flat=True)) == ["Anna"]
