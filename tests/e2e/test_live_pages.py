@@ -96,7 +96,7 @@ def test_a_night_started_on_one_phone_appears_on_the_group_page_of_another(
     expect(banner).to_have_count(0)
     finished = bram.get_by_test_id("nights")
     expect(finished).to_contain_text("OFC Standard")
-    expect(finished).to_contain_text("Anna, Bram · 0 rounds")
+    expect(finished).to_contain_text("Anna and Bram · 0 rounds")
     assert was_not_reloaded(bram)
 
     finished.get_by_role("link").click()

@@ -31,7 +31,7 @@ def test_the_off_sum_and_an_undo_are_said_in_the_entry_card_on_every_phone(
         page.set_viewport_size(SMALL)
         page.goto(f"/nights/{night.pk}/")
     card_status = {name: page.locator("#entry-form #round-status") for name, page in phones.items()}
-    expect(card_status["Anna"]).to_contain_text("Waiting for Anna, Bram, Chris")
+    expect(card_status["Anna"]).to_contain_text("Waiting for Anna, Bram, and Chris")
 
     save_total(phones["Anna"], 5)
     save_total(phones["Bram"], -2)
@@ -107,9 +107,9 @@ def test_the_big_screen_follows_a_round_and_its_shared_link_can_be_taken_back(
     tv.set_viewport_size({"width": 1280, "height": 720})
     tv.goto(link)
     expect(tv.get_by_test_id("screen-dealer")).to_have_text("Anna")
-    expect(tv.get_by_test_id("screen-status")).to_have_text("Waiting for Anna, Bram")
+    expect(tv.get_by_test_id("screen-status")).to_have_text("Waiting for Anna and Bram.")
     enter(night, "Anna", 6)
-    expect(tv.get_by_test_id("screen-status")).to_have_text("Waiting for Bram")
+    expect(tv.get_by_test_id("screen-status")).to_have_text("Waiting for Bram.")
     enter(night, "Bram", -6)
     expect(tv.locator(".round-no")).to_have_text("Round 2")
     expect(tv.get_by_test_id("screen-dealer")).to_have_text("Bram")
