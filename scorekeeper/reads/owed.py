@@ -17,12 +17,11 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db.models import Max, Prefetch, Q, QuerySet
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.i18n import decimal
+from scorekeeper.i18n import money_input
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.tally import person_key
@@ -54,8 +53,9 @@ class OwedPayment:
 
     @property
     def amount_input(self) -> str:
-        """The amount as the form's field takes it back: "4.30" ("4,30" in Dutch)."""
-        return decimal(Decimal(self.cents) / 100, 2)
+        """The amount as the form's field takes it back, in the currency's own digits:
+        "4.30" ("4,30" in Dutch), "500" for ¥500."""
+        return money_input(self.cents, self.currency)
 
 
 @dataclass(frozen=True)

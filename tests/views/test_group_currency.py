@@ -69,6 +69,23 @@ def test_a_yen_night_keeps_whole_yen_from_the_start_page_to_the_settlement(login
     ).content.decode()
     assert "JP¥2,500" in chinese  # in Chinese a bare ¥ is the yuan
 
+    # What is still owed is offered to be paid in whole yen, and takes them back.
+    owed_url = reverse("group_owed", args=[group.pk])
+    owed = client.get(owed_url)
+    assert 'name="amount" value="2500"' in owed.content.decode()
+    payment = owed.context["owed"].payments[0]
+    client.post(
+        reverse("owed_pay", args=[group.pk]),
+        {
+            "payer": payment.payer.key,
+            "payee": payment.payee.key,
+            "currency": "JPY",
+            "fingerprint": owed.context["owed"].fingerprint,
+            "amount": payment.amount_input,
+        },
+    )
+    assert client.get(owed_url).context["owed"].payments == []
+
 
 def test_an_unknown_currency_code_is_refused_in_words_and_changes_nothing(login, make_group):
     group = make_group(members=("Anna", "Bram"))
