@@ -83,14 +83,26 @@ format: setup-dev
 # The whole suite on SQLite (the default), then everything that touches the
 # database again on PostgreSQL, which .ci/postgres installs and starts if needed.
 # The test of several app nodes shares a Redis cache, which .ci/redis does the same for.
+# The SQLite pass runs three workers on two cores: the browser and server tests spend
+# much of their time waiting on another process, which a third worker fills. The
+# PostgreSQL pass skips what never reads a database (the engine, the pure modules, the
+# catalogues) and what runs on a database of its own (the benchmarks' SQLite files, the
+# server front, which answers the same whatever is behind it); it is bound by CPU, so
+# two workers.
+NO_DATABASE := tests/ofc tests/test_button.py tests/test_chart.py tests/test_date_formats.py \
+	tests/test_names.py tests/test_paying.py tests/test_pure_modules.py tests/test_seat_draw.py \
+	tests/test_settlement.py tests/test_terms.py tests/test_translation_calls.py \
+	tests/test_translations.py tests/test_whole_sentences.py tests/test_benchmarks.py \
+	tests/test_server_front.py
+
 test: setup-dev chromium axe lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 2 -p no:cacheprovider
+	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 3 -p no:cacheprovider
 	DATABASE_URL=$$(.ci/postgres) OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) \
-		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" --ignore=tests/ofc
+		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" $(NO_DATABASE:%=--ignore=%)
 
 test-sqlite: setup-dev chromium axe
-	$(BIN)/pytest -n 2 -p no:cacheprovider
+	$(BIN)/pytest -n 3 -p no:cacheprovider
 
 # bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py
 bench: setup-dev wrk
