@@ -64,13 +64,19 @@ def load_axe(context) -> None:
     context.add_init_script(path=str(AXE))
 
 
-def problems(page) -> list[str]:
+def problems(page, *, colours_only: bool = False) -> list[str]:
     """What axe finds on the page as it is now, in words: each rule broken with the
     elements breaking it, and each text whose contrast axe left to review and that
-    measures below WCAG AA."""
+    measures below WCAG AA. ``colours_only`` runs the contrast rule alone: what a
+    change of colour scheme can break."""
+    run_only = (
+        {"type": "rule", "values": ["color-contrast"]}
+        if colours_only
+        else {"type": "tag", "values": TAGS}
+    )
     # Only what the test reads comes back: axe's whole report is a megabyte a page.
     results = page.evaluate(
-        """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags},
+        """(runOnly) => axe.run(document, {runOnly,
              resultTypes: ["violations", "incomplete"], elementRef: false, ancestry: false})
            .then((r) => ({
              violations: r.violations.map((rule) => ({id: rule.id, impact: rule.impact,
@@ -79,7 +85,7 @@ def problems(page) -> list[str]:
                .flatMap((rule) => rule.nodes).filter((node) => node.target.length === 1)
                .map((node) => node.target[0]),
            }))""",
-        TAGS,
+        run_only,
     )
     found = [
         f"{rule['id']} ({rule['impact']}): " + "; ".join(rule["targets"])
