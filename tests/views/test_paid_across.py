@@ -3,7 +3,8 @@ is shown, and never marked paid a second time (issue 22's "money recorded twice"
 
 from django.urls import reverse
 
-from scorekeeper.models import Payment
+from scorekeeper.models import Payment, User
+from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import TabPayment
 from tests.helpers import settle_url
 from tests.views.test_results import _pay_form, _two_finished_nights, owed_url
@@ -31,6 +32,8 @@ def test_what_a_payment_across_nights_squared_is_shown_and_cannot_be_marked_agai
 ):
     # Night one: Chris → Anna €0.60, Bram → Anna €0.40; night two: Chris → Bram €0.30.
     first, second = _two_finished_nights(make_night)
+    anna = User.objects.get(name="Anna")
+    PayDetails.objects.create(user=anna, iban="NL91ABNA0417164300", holder="Anna de Vries")
     client = login("Chris")
     # Across nights Chris owes Anna €0.90; he pays €0.50 of it, which goes to night one.
     client.post(
@@ -45,6 +48,8 @@ def test_what_a_payment_across_nights_squared_is_shown_and_cannot_be_marked_agai
     assert "€0.50 of it squared this night." in body
     assert _marks_offered(page) == [("Bram", "Anna")]
     assert body.count(reverse("payment_mark", args=[first.pk])) == 1
+    # Nor is a bank code offered for what was paid across nights: only Bram's line has one.
+    assert body.count('data-testid="epc-qr"') == 1
 
     refused = _mark(client, first, "Chris", "Anna", 60)
     assert "€0.50 of this was paid across nights already." in refused.content.decode()
