@@ -217,27 +217,7 @@ def night_results(night: Night) -> NightResults:
     """The settlement "if we stopped now": four queries, whatever the night's length (a
     finished night adds one for the payments across nights since it)."""
     played = _played(night)
-    players = seat_results(night, played.seats, {seat.pk: seat.points for seat in played.seats})
-    seats = {seat.pk: seat for seat in played.seats}
-    marked = {
-        (payment.payer_id, payment.payee_id, payment.cents): payment
-        for payment in Payment.objects.filter(night=night).select_related("marked_by")
-    }
-    lines = _settle(players)
-    across = _across_payments(night, seats) if night.is_over else []
-    # What each seat still owes (or is owed) here once marks and payments across nights
-    # are counted, as stored: the lines nobody marked take it in the settlement's order.
-    owes = {seat.pk: max(0, -seat.unpaid_cents) for seat in played.seats}
-    due = {seat.pk: max(0, seat.unpaid_cents) for seat in played.seats}
-    payments = []
-    for payer, payee, cents in lines:
-        mark = marked.get((payer, payee, cents))
-        open_cents = cents
-        if mark is None and across:
-            open_cents = min(cents, owes[payer], due[payee])
-            owes[payer] -= open_cents
-            due[payee] -= open_cents
-        payments.append(PaymentLine(seats[payer], seats[payee], cents, mark, cents - open_cents))
+    players, payments, across = _settlement(night, played)
     return NightResults(
         night=night,
         rounds=len(played.numbers),
@@ -246,6 +226,38 @@ def night_results(night: Night) -> NightResults:
         chart=_chart(played),
         across=across,
     )
+
+
+def payment_lines(night: Night) -> list[PaymentLine]:
+    """The night's settlement payments as :func:`night_results` shows them, without
+    the chart: what a mark is checked against."""
+    return _settlement(night, _played(night))[1]
+
+
+def _settlement(
+    night: Night, played: _Played
+) -> tuple[list[SeatResult], list[PaymentLine], list[AcrossPayment]]:
+    players = seat_results(night, played.seats, {seat.pk: seat.points for seat in played.seats})
+    seats = {seat.pk: seat for seat in played.seats}
+    marked = {
+        (payment.payer_id, payment.payee_id, payment.cents): payment
+        for payment in Payment.objects.filter(night=night).select_related("marked_by")
+    }
+    across = _across_payments(night, seats) if night.is_over else []
+    # What each seat still owes (or is owed) here once marks and payments across nights
+    # are counted, as stored: the lines nobody marked take it in the settlement's order.
+    owes = {seat.pk: max(0, -seat.unpaid_cents) for seat in played.seats}
+    due = {seat.pk: max(0, seat.unpaid_cents) for seat in played.seats}
+    payments = []
+    for payer, payee, cents in _settle(players):
+        mark = marked.get((payer, payee, cents))
+        open_cents = cents
+        if mark is None and across:
+            open_cents = min(cents, owes[payer], due[payee])
+            owes[payer] -= open_cents
+            due[payee] -= open_cents
+        payments.append(PaymentLine(seats[payer], seats[payee], cents, mark, cents - open_cents))
+    return players, payments, across
 
 
 def _across_payments(night: Night, seats: Mapping[int, Seat]) -> list[AcrossPayment]:

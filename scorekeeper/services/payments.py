@@ -20,7 +20,7 @@ from scorekeeper.reads.owed import (
     folded_nights,
     owed_in,
 )
-from scorekeeper.reads.results import PAID_ACROSS, night_results
+from scorekeeper.reads.results import PAID_ACROSS, payment_lines
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, lock_group, night_change
 from scorekeeper.services.money import store_money
@@ -40,7 +40,7 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
         line = next(
             (
                 line
-                for line in night_results(night).payments
+                for line in payment_lines(night)
                 if (line.payer.pk, line.payee.pk, line.cents) == (payer.pk, payee.pk, cents)
             ),
             None,
