@@ -2,13 +2,14 @@
 
 import segno
 from django.db.models import OuterRef, Subquery
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed
 from scorekeeper.models import Group, Membership, Round, User
 from scorekeeper.reads.history import newest_nights, night_summaries
 from scorekeeper.reads.owed import owed_across_nights, paid_across_nights
+from scorekeeper.reads.qr import qr_markup
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -76,16 +77,7 @@ def group_nights(
 
 def qr_svg(url: str) -> SafeString:
     """The invitation link as a QR code, inline SVG drawn on the server."""
-    # Dark on white whatever the theme: phone cameras read that best.
-    svg = segno.make(url, error="m").svg_inline(
-        scale=5,
-        border=2,
-        dark="#000",
-        light="#fff",
-        svgclass="qr",
-        title=gettext("Invitation link"),
-    )
-    return mark_safe(svg)
+    return qr_markup(segno.make(url, error="m"), title=gettext("Invitation link"))
 
 
 def group_page(group: Group, base_url: str, reader: User, *, before: int | None = None) -> dict:

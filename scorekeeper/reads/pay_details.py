@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.models import Group, Membership, Night, PayDetails, User
 from scorekeeper.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
+from scorekeeper.reads.qr import qr_markup
 
 
 def pay_details_in(group: Group) -> dict[int, PayDetails]:
@@ -66,15 +67,7 @@ class PayTo:
             return mark_safe("")
         # EPC069-12: error correction M exactly, never raised by segno, version 13 at most.
         code = segno.make_qr(payload.encode("utf-8"), error="m", boost_error=False)
-        svg = code.svg_inline(
-            scale=4,
-            border=4,
-            dark="#000",
-            light="#fff",
-            svgclass="qr",
-            title=gettext("Payment code for your bank app"),
-        )
-        return mark_safe(svg)
+        return qr_markup(code, title=gettext("Payment code for your bank app"), scale=4, border=4)
 
     @property
     def links(self) -> list[tuple[PayLink, str]]:
