@@ -14,6 +14,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from scorekeeper.models import User
+from scorekeeper.models.pay_details import PayDetails
 from tests.e2e.axe import load_axe, problems
 from tests.e2e.conftest import PHONE
 from tests.helpers import (
@@ -65,6 +66,8 @@ def build_states():
     finish(done)
 
     anna = User.objects.get(name="Anna")
+    # Anna is paid by bank, so the settlement's lines to her show the payment code.
+    PayDetails.objects.create(user=anna, iban="NL91ABNA0417164300", holder="Anna")
     seat = seats_of(cards)["Anna"]
     counted_seat = seats_of(counted)["Anna"]
     return {
@@ -84,6 +87,7 @@ def build_states():
         "all nights": (reverse("group_table", args=[done.group.pk]), anna),
         "player": (reverse("player_history", args=[done.group.pk, anna.pk]), anna),
         "house rules": (reverse("group_house_rules", args=[first.pk]), anna),
+        "account": (reverse("account"), anna),
         "night rules": (reverse("night_rules", args=[after_round.pk]), anna),
         "rules": (reverse("rules"), anna),
         "big screen": (reverse("night_screen", args=[after_round.pk]), anna),
@@ -135,6 +139,8 @@ def test_every_page_state_has_nothing_axe_finds(browser, live_server):
             page = anna if who else anonymous
             page.goto(url)
             assert page.locator("html").get_attribute("lang") == language, (name, language)
+            if name == "settlement":  # the bank code on both lines paying Anna
+                assert page.get_by_test_id("epc-qr").count() == 2
             check(page, f"{name} [{language}]", failures, schemes)
         night = undo_nights[language]
         anna.goto(reverse("night_detail", args=[night.pk]))
