@@ -51,6 +51,7 @@ import io
 import ipaddress
 import os
 import resource
+import signal
 import socket
 import sys
 import threading
@@ -81,6 +82,10 @@ HASHING_WAITING = 16
 # that needs 0.3 ms of work waited hundreds of ms under load (p95 0.4-2 s with 16
 # connections); at 0.5 ms the same server answered it 2.6x as often at p95 15 ms.
 SWITCH_INTERVAL = 0.0005
+
+# How long a server process has to finish its requests once the server is told to stop
+# (Ctrl-C, or the tests' terminate) before it is killed: a stop never hangs for longer.
+STOP_SECONDS = 5
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -318,6 +323,12 @@ def behind_a_proxy(app: WSGIApp, proxy: str) -> WSGIApp:
 
 def app() -> WSGIApp:
     """What each server process serves (granian calls it once the process started)."""
+    # A server process is forked with the main process's signal handlers, which do
+    # nothing here, and takes granian's own only once this returns: a stop that came
+    # while Django loads was lost, and the process served on for ever. Until granian's
+    # take over, a stop ends the process at once.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.setswitchinterval(SWITCH_INTERVAL)
     from ofcboard.wsgi import application
     from scorekeeper.backups_kept import start_hourly
@@ -377,6 +388,7 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         interface=Interfaces.WSGI,
         workers=args.workers,
+        workers_kill_timeout=STOP_SECONDS,
         # The threads that may wait for a body or for the hashing lane come on top of
         # those that do the work.
         blocking_threads=threads + BodyReads.ALL + HASHING_AT_ONCE + HASHING_WAITING,

@@ -183,6 +183,17 @@ def test_several_processes_serve_one_port_and_stop_together(tmp_path_factory):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
+def test_a_stop_that_comes_while_the_server_is_starting_is_not_lost(tmp_path_factory):
+    # The tests (and Ctrl-C in `make run`) may stop the server before its processes
+    # have loaded Django; such a stop used to be lost and the server served on.
+    for _ in range(3):
+        process, port = start(tmp_path_factory, "--workers", "2")
+        process.terminate()
+        process.wait(10)
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
 def test_a_second_server_on_the_same_port_stops_and_says_why(server):
     second = subprocess.run(
         [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", str(server)],
