@@ -44,7 +44,7 @@ def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
     """Work out and store every seat's figures on the nights ``night_ids``: points,
     hands played and Fantasylands made over the recorded rounds, money after the loss
     cap, and that money less what was paid (three queries, five once a night is over,
-    however many nights)."""
+    however many nights, and one more when any seat's figures changed)."""
     tables = tables or app_tables()
     night_ids = set(night_ids)
     if not night_ids:
@@ -76,14 +76,24 @@ def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
     by_night: dict[int, list[Any]] = defaultdict(list)
     for seat in seats:
         by_night[seat.night_id].append(seat)
+    changed = []
     for night_seats in by_night.values():
         totals = {seat.pk: played[seat.pk]["total"] for seat in night_seats if seat.pk in played}
         for result in seat_results(night_seats[0].night, night_seats, totals):
             seat = result.seat
             row = played.get(seat.pk, {})
-            seat.points = result.points
-            seat.rounds_played = row.get("hands", 0)
-            seat.fantasylands = row.get("made", 0)
-            seat.cents = result.cents
-            seat.unpaid_cents = result.cents + paid[seat.pk]
-    tables.seat.objects.bulk_update(seats, STORED)
+            figures = (
+                result.points,
+                row.get("hands", 0),
+                row.get("made", 0),
+                result.cents,
+                result.cents + paid[seat.pk],
+            )
+            # A save that records nothing (a player's total before the round adds up)
+            # leaves every seat as it was, and writes none of them.
+            if figures != tuple(getattr(seat, field) for field in STORED):
+                for field, value in zip(STORED, figures, strict=True):
+                    setattr(seat, field, value)
+                changed.append(seat)
+    if changed:
+        tables.seat.objects.bulk_update(changed, STORED)

@@ -357,8 +357,32 @@ def test_a_keyed_total_reads_neither_the_night_nor_the_entry_twice(
     night = make_night()
     seat = seats_of(night)["Anna"]
     anna = user("Anna")
-    # 20 statements when the night was locked twice and the entry read again before
-    # its write; savepoints, the seats' stored money (three) and the version's update
-    # included.
-    with django_assert_num_queries(21):
+    # Savepoints, the reads for the seats' stored money (two: the seats and the
+    # recorded entries; a total before the round adds up changes no seat, so none is
+    # written) and the version's update included; the night is locked once and the
+    # entry read once.
+    with django_assert_num_queries(20):
         record_entry(night=night, round_number=1, seat=seat, points=5, entered_by=anna, key=KEY)
+
+
+def _seat_writes(captured: CaptureQueriesContext) -> list[str]:
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].startswith("UPDATE") and "scorekeeper_seat" in query["sql"]
+    ]
+
+
+def test_the_stored_money_is_written_when_a_round_goes_through_and_not_for_a_total_before(
+    make_night,
+):
+    night = make_night()
+    with CaptureQueriesContext(connection) as before:
+        enter(night, "Anna", 5)
+        enter(night, "Bram", -5)
+    assert _seat_writes(before) == []
+    with CaptureQueriesContext(connection) as through:
+        enter(night, "Chris", 0)
+    assert len(_seat_writes(through)) == 1
+    stored = {seat.name: seat.points for seat in Night.objects.get(pk=night.pk).seats.all()}
+    assert stored == {"Anna": 5, "Bram": -5, "Chris": 0}
