@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterable
 
 import pytest
 from django.test import Client
@@ -377,7 +378,9 @@ def test_bodies_held_back_from_ten_addresses_leave_every_save_going_through():
         finally:
             held.close()
         assert len(waits) == number * len(PLAYERS)
-        assert max(waits) < 2, sorted(waits)[-5:]
+        # A save that waited for the held bodies would wait HELD_FOR seconds; the bound
+        # leaves room for a machine busy with other tests.
+        assert max(waits) < 5, sorted(waits)[-5:]
         recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
         assert recorded.count() == number * len(PLAYERS)
 
@@ -391,6 +394,19 @@ def test_bodies_held_back_from_ten_addresses_leave_every_save_going_through():
         process.wait(10)
 
 
+def poll_latencies(phones: Iterable[Phone], poll: str, seconds: float) -> list[float]:
+    """Each phone polls in turn for ``seconds``: how long each poll took."""
+    latencies: list[float] = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        for phone in phones:
+            asked = time.monotonic()
+            assert phone.request("GET", poll)[0] == 204
+            latencies.append(time.monotonic() - asked)
+        time.sleep(0.1)
+    return latencies
+
+
 @pytest.mark.django_db(transaction=True)
 def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
     night = make_night(PLAYERS)
@@ -400,6 +416,7 @@ def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
         _, page = phones["Anna"].request("GET", f"/nights/{night.pk}/")
         poll = POLL.search(page).group(1).replace("&amp;", "&")
         assert phones["Anna"].request("GET", poll)[0] == 204
+        alone = poll_latencies(phones.values(), poll, seconds=3)
 
         stop = threading.Event()
         tries = iter(range(10**6))
@@ -430,23 +447,21 @@ def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
         attackers = [threading.Thread(target=wrong_passwords) for _ in range(12)]
         for thread in attackers:
             thread.start()
-        latencies: list[float] = []
         try:
             time.sleep(1)  # the lane is full
-            until = time.monotonic() + 8
-            while time.monotonic() < until:
-                for phone in phones.values():
-                    asked = time.monotonic()
-                    assert phone.request("GET", poll)[0] == 204
-                    latencies.append(time.monotonic() - asked)
-                time.sleep(0.1)
+            attacked = poll_latencies(phones.values(), poll, seconds=8)
         finally:
             stop.set()
             for thread in attackers:
                 thread.join(60)
         assert hashed.count(200) >= 4  # they were answered, password by password
-        p95 = statistics.quantiles(latencies, n=20)[-1]
-        assert p95 < 0.2, f"p95 {p95 * 1000:.0f} ms over {len(latencies)} polls"
+        # Against the same polls on the same machine just before: a poll waiting for a
+        # thread behind the hashing (half a second each) would take seconds; a machine
+        # busy with other tests slows both alike.
+        p95, before = (statistics.quantiles(runs, n=20)[-1] for runs in (attacked, alone))
+        assert p95 < max(0.2, 4 * before), (
+            f"p95 {p95 * 1000:.0f} ms over {len(attacked)} polls, {before * 1000:.0f} ms before"
+        )
     finally:
         process.terminate()
         process.wait(10)
