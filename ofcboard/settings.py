@@ -200,8 +200,6 @@ LANGUAGES = [
     ("zh-hans", "简体中文"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Dates and numbers as each language writes them (Django's own formats otherwise).
-FORMAT_MODULE_PATH = ["ofcboard.formats"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

@@ -8,8 +8,9 @@ from django.db import models
 from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+
+from scorekeeper.dates import moment
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -100,7 +101,7 @@ class Group(models.Model):
     def invite_refusal(self) -> str:
         """Why the invitation link no longer lets anyone in, in words, or ""."""
         if self.invite_expires_at is not None and self.invite_expires_at <= timezone.now():
-            when = date_format(timezone.localtime(self.invite_expires_at), "j M Y, H:i")
+            when = moment(self.invite_expires_at)
             return _("This invitation link stopped working on %(when)s.") % {"when": when}
         if self.invite_uses_left == 0:
             return _("This invitation link has been used as many times as it allowed.")

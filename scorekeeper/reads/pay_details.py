@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import segno
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
@@ -41,7 +40,7 @@ class PayTo:
     details: PayDetails
     cents: int
     currency: str
-    text: str  # the remittance information: "OFC Friday 3 Dec"
+    text: str  # the remittance information: "OFC 2026-12-03"
 
     @property
     def masked_iban(self) -> str:
@@ -110,8 +109,11 @@ def pay_to(
 
 def night_pay_context(night: Night) -> dict:
     """What a night's settlement needs for its payment lines' ways to pay: the
-    payees' details (one query) and the transfer's description ("OFC Friday 3 Dec")."""
-    day = date_format(timezone.localtime(night.started_at), "l j M")
+    payees' details (one query) and the transfer's description ("OFC 2026-12-03")."""
+    # The bank's text, not the page's: the night's date in ISO 8601, the same in every
+    # language and plain ASCII, which every bank carries as it is (a SEPA transfer's
+    # character set is Latin letters, digits and a little punctuation).
+    day = timezone.localdate(night.started_at).isoformat()
     return {"pay_details": pay_details_in(night.group), "remittance": f"OFC {day}"}
 
 

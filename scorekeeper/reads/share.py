@@ -1,11 +1,10 @@
 """A night's settlement as plain text, for the group chat: its standings, the loss
 cap, and who pays whom (with "settle everything tonight", earlier nights included)."""
 
-from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scorekeeper.dates import weekday
 from scorekeeper.formatting import signed
 from scorekeeper.i18n import money
 from scorekeeper.reads.owed import Folded
@@ -17,12 +16,11 @@ def share_text(results: NightResults, folded: Folded | None = None) -> str:
     """The settlement as plain text for the group chat; with ``folded``, what earlier
     nights still owe and the payments that square everything."""
     night = results.night
-    started = timezone.localtime(night.started_at)
     rounds = ngettext("%(count)d round", "%(count)d rounds", results.rounds) % {
         "count": results.rounds
     }
     per_point = _("%(amount)s/pt") % {"amount": money(night.point_cents, night.currency)}
-    day = date_format(started, "MONTH_DAY_FORMAT")
+    day = weekday(night.started_at)
     lines = [
         f"{night.group.name} · {day} · {game_name(night.game)}",
         " · ".join([rounds, per_point] + ([] if night.is_over else [_("still playing")])),

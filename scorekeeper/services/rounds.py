@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from scorekeeper.button import next_dealer
+from scorekeeper.dates import time_of_day
 from scorekeeper.formatting import signed
 from scorekeeper.i18n import clauses, difference, money
 from scorekeeper.models import (
@@ -219,7 +219,7 @@ def _changed_since(round_: Round, seen: str) -> str:
     what = []
     for edit in edits:
         who = edit.edited_by.name if edit.edited_by else gettext("someone")
-        when = date_format(timezone.localtime(edit.edited_at), "H:i")
+        when = time_of_day(edit.edited_at)
         changes = clauses(
             f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
         )

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scorekeeper.models import Group, Night, PayDetails, User
 from scorekeeper.services.groups import leave_group
@@ -90,13 +91,16 @@ def test_a_payee_with_an_iban_gets_a_qr_code_copy_iban_and_the_masked_account(ni
     assert page.count("Mark paid") == 2  # still one tap on the same line
 
 
-def test_the_qr_codes_payload_carries_the_amount_of_its_line_and_the_night(night, login):
+@pytest.mark.parametrize("language", ["en", "zh-hans", "de"])
+def test_the_qr_codes_payload_carries_the_amount_of_its_line_and_the_night(night, login, language):
+    # The bank's text is the night's date in ISO 8601 whatever the page's language,
+    # plain ASCII a bank carries as it is (not "星期五" or "Mär").
     anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
-    response = login("Bram").get(settle_url(night))
+    response = login("Bram").get(settle_url(night), HTTP_ACCEPT_LANGUAGE=language)
     payloads = _payloads(response)
-    day = f"{night.started_at:%A} {night.started_at.day} {night.started_at:%b}"
+    day = timezone.localdate(night.started_at)
     assert [fields[7] for fields in payloads] == ["EUR1.20", "EUR0.30"]
-    assert {fields[10] for fields in payloads} == {f"OFC {day}"}
+    assert {fields[10] for fields in payloads} == {f"OFC {day:%Y-%m-%d}"}
 
 
 def _payloads(response) -> list[list[str]]:

@@ -1,5 +1,0 @@
-DATE_FORMAT = "j b Y"  # 1 dec 2026
-MONTH_DAY_FORMAT = "D j b"  # di 1 dec
-SHORT_DATETIME_FORMAT = "j b H:i"  # 1 dec 21:30
-DECIMAL_SEPARATOR = ","
-THOUSAND_SEPARATOR = "."
