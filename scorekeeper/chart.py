@@ -19,6 +19,9 @@ themes, for example::
 Without that stylesheet every line is drawn in the text colour, which is
 still readable. No ``style`` attributes are used, so a strict
 Content-Security-Policy holds.
+
+The chart has no words of its own: its accessible name (``describe``) and its
+message before the first round come from the caller, in the page's language.
 """
 
 from __future__ import annotations
@@ -97,13 +100,12 @@ def running_totals_svg(
     series: Sequence[ChartSeries],
     *,
     rounds: int,
-    title: str = "Running totals",
+    describe: Callable[[int, list[str]], str],
+    empty_message: str,
     width: int = 360,
     height: int = 200,
     format_total: Callable[[int], str] = signed,
     format_tick: Callable[[int], str] | None = None,
-    empty_message: str = "No rounds yet",
-    aria_label: str | None = None,
 ) -> str:
     """Draw each player's running total, round by round, as an ``<svg>`` string.
 
@@ -118,13 +120,19 @@ def running_totals_svg(
     With ``rounds == 0`` the chart is a zero line and ``empty_message``.
     The y axis's ticks are whole numbers ("-300"), or whatever ``format_tick`` makes
     of them (money for a chart of cents).
-    ``aria_label`` replaces the accessible name's "``title`` after N rounds"
-    (a page in another language says it in its own words).
+    The chart's accessible name is ``describe(rounds, totals)``, ``totals`` being each
+    line's name and final total as its label says them (``["Anna +42"]``, none
+    before the first round): one sentence in the page's language, which lists them
+    as the language lists names.
 
-    >>> svg = running_totals_svg([ChartSeries("Anna", [5, 42])], rounds=2)
+    >>> def describe(rounds, totals):
+    ...     return f"After {rounds} rounds: " + " and ".join(totals)
+    >>> svg = running_totals_svg(
+    ...     [ChartSeries("Anna", [5, 42]), ChartSeries("Ben", [-5, -42])],
+    ...     rounds=2, describe=describe, empty_message="No rounds yet")
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     True
-    >>> "Anna +42" in svg
+    >>> 'aria-label="After 2 rounds: Anna +42 and Ben −42"' in svg
     True
     """
     if rounds < 0:
@@ -137,12 +145,10 @@ def running_totals_svg(
             )
 
     if rounds == 0:
-        return _empty_svg(f"{title}: {empty_message}", empty_message, width, height)
+        return _empty_svg(describe(0, []), empty_message, width, height)
 
     labels = [f"{_shorten(line.name)} {format_total(line.total)}" for line in series]
-    summary = ", ".join(f"{line.name} {format_total(line.total)}" for line in series)
-    aria = aria_label or f"{title} after {rounds} round{'s' if rounds != 1 else ''}"
-    aria += f": {summary}" if summary else ""
+    aria = describe(rounds, [f"{line.name} {format_total(line.total)}" for line in series])
 
     values = [0, *(value for line in series for value in line.points)]
     step = _nice_step(max(values) - min(values))

@@ -13,6 +13,16 @@ from scorekeeper.formatting import money, signed
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def described(rounds: int, totals: list[str]) -> str:
+    """A stand-in for the page's sentence, which shows what the chart passed it."""
+    return f"{rounds} | " + " | ".join(totals)
+
+
+def chart(series, **options) -> str:
+    """The chart with the stand-in words the pages give in their own language."""
+    return running_totals_svg(series, describe=described, empty_message="No rounds yet", **options)
+
+
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
@@ -50,11 +60,10 @@ NIGHT = [
 
 
 def test_chart_is_an_accessible_svg_that_scales_by_its_view_box():
-    root = parse(running_totals_svg(NIGHT, rounds=3))
+    root = parse(chart(NIGHT, rounds=3))
 
     assert root.tag == f"{SVG}svg"
     assert root.get("role") == "img"
-    assert "Anna +42" in root.get("aria-label")
     assert root.find(f"{SVG}title").text == root.get("aria-label")
     assert view_box(root)[2] == 360
     # No fixed size and no inline style: CSS sizes it, a strict CSP holds.
@@ -62,8 +71,29 @@ def test_chart_is_an_accessible_svg_that_scales_by_its_view_box():
     assert not [element for element in root.iter() if element.get("style") is not None]
 
 
+def test_the_accessible_name_is_the_callers_sentence_of_the_rounds_and_each_total():
+    asked = []
+
+    def describe(rounds: int, totals: list[str]) -> str:
+        asked.append((rounds, totals))
+        return "the page's sentence"
+
+    night = [ChartSeries("Annabel Lee-Smith", [5, 12]), ChartSeries("Ben", [-5, -12])]
+    root = parse(running_totals_svg(night, rounds=2, describe=describe, empty_message=""))
+
+    # Full names (the labels cut them), in the lines' order, with the chart's totals.
+    assert asked == [(2, ["Annabel Lee-Smith +12", "Ben −12"])]
+    assert root.get("aria-label") == "the page's sentence"
+    assert root.find(f"{SVG}title").text == "the page's sentence"
+
+
+def test_before_the_first_round_the_caller_names_the_empty_chart():
+    root = parse(chart([ChartSeries("Anna", [])], rounds=0))
+    assert root.get("aria-label") == described(0, []) == "0 | "
+
+
 def test_one_polyline_per_player_from_round_zero_to_their_last_round():
-    root = parse(running_totals_svg(NIGHT, rounds=3))
+    root = parse(chart(NIGHT, rounds=3))
 
     lines = polylines(root)
     assert len(lines) == 3
@@ -71,7 +101,7 @@ def test_one_polyline_per_player_from_round_zero_to_their_last_round():
 
 
 def test_each_player_gets_their_own_colour_class_in_current_color():
-    root = parse(running_totals_svg(NIGHT, rounds=3))
+    root = parse(chart(NIGHT, rounds=3))
 
     groups = series_groups(root)
     assert [group.get("class") for group in groups] == [
@@ -86,13 +116,13 @@ def test_each_player_gets_their_own_colour_class_in_current_color():
 def test_colour_classes_repeat_after_eight_players():
     night = [ChartSeries(f"P{i}", [i]) for i in range(10)]
 
-    groups = series_groups(parse(running_totals_svg(night, rounds=1)))
+    groups = series_groups(parse(chart(night, rounds=1)))
 
     assert [group.get("class").split()[1] for group in groups][-2:] == ["series-0", "series-1"]
 
 
 def test_labels_show_name_and_signed_final_total():
-    root = parse(running_totals_svg(NIGHT, rounds=3))
+    root = parse(chart(NIGHT, rounds=3))
 
     assert [text.text for text in labels(root)] == ["Anna +42", "Ben −40", "Cy −2"]
 
@@ -100,7 +130,7 @@ def test_labels_show_name_and_signed_final_total():
 def test_names_are_escaped_and_read_back_unchanged():
     night = [ChartSeries('<b>"Bobby" & co</b>', [7]), ChartSeries("Ann", [-7])]
 
-    svg = running_totals_svg(night, rounds=1)
+    svg = chart(night, rounds=1)
 
     assert "<b>" not in svg
     root = parse(svg)
@@ -114,7 +144,7 @@ def test_zero_line_sits_where_zero_is_on_the_y_axis():
     # the plot: exactly where every line starts at round 0.
     night = [ChartSeries("Anna", [50]), ChartSeries("Ben", [-50])]
 
-    root = parse(running_totals_svg(night, rounds=1))
+    root = parse(chart(night, rounds=1))
     zero = zero_line(root)
     y = float(zero.get("y1"))
 
@@ -126,14 +156,14 @@ def test_zero_line_sits_where_zero_is_on_the_y_axis():
 
 
 def test_zero_line_is_at_the_bottom_when_nobody_is_below_zero():
-    root = parse(running_totals_svg([ChartSeries("Anna", [10, 20])], rounds=2))
+    root = parse(chart([ChartSeries("Anna", [10, 20])], rounds=2))
 
     (line,) = polylines(root)
     assert float(zero_line(root).get("y1")) == max(y for _, y in line)
 
 
 def test_higher_totals_are_drawn_higher_and_later_rounds_further_right():
-    (anna, _, _) = polylines(parse(running_totals_svg(NIGHT, rounds=3)))
+    (anna, _, _) = polylines(parse(chart(NIGHT, rounds=3)))
 
     xs = [x for x, _ in anna]
     ys = [y for _, y in anna]
@@ -145,7 +175,7 @@ def test_close_line_ends_get_labels_at_least_a_line_apart():
     night = [ChartSeries(name, [total]) for name, total in [("A", 10), ("B", 11), ("C", 9)]]
     night.append(ChartSeries("D", [-30]))
 
-    root = parse(running_totals_svg(night, rounds=1))
+    root = parse(chart(night, rounds=1))
 
     ys = sorted(float(text.get("y")) for text in labels(root))
     assert all(below - above >= 12 for above, below in pairwise(ys))
@@ -155,7 +185,7 @@ def test_close_line_ends_get_labels_at_least_a_line_apart():
 
 
 def test_zero_rounds_draws_an_empty_chart_with_a_message():
-    root = parse(running_totals_svg([ChartSeries("Anna", [])], rounds=0))
+    root = parse(chart([ChartSeries("Anna", [])], rounds=0))
 
     assert polylines(root) == []
     assert zero_line(root) is not None
@@ -164,7 +194,7 @@ def test_zero_rounds_draws_an_empty_chart_with_a_message():
 
 
 def test_one_player_and_all_zeros_still_draw_a_flat_line_on_the_zero_line():
-    root = parse(running_totals_svg([ChartSeries("Anna", [0, 0, 0])], rounds=3))
+    root = parse(chart([ChartSeries("Anna", [0, 0, 0])], rounds=3))
 
     (line,) = polylines(root)
     y = float(zero_line(root).get("y1"))
@@ -175,7 +205,7 @@ def test_one_player_and_all_zeros_still_draw_a_flat_line_on_the_zero_line():
 def test_a_player_who_left_early_has_a_shorter_line():
     night = [ChartSeries("Anna", [3, 6, 9]), ChartSeries("Ben", [-3])]
 
-    anna, ben = polylines(parse(running_totals_svg(night, rounds=3)))
+    anna, ben = polylines(parse(chart(night, rounds=3)))
 
     assert len(ben) == 2
     assert ben[-1][0] < anna[-1][0]
@@ -183,14 +213,12 @@ def test_a_player_who_left_early_has_a_shorter_line():
 
 def test_more_points_than_rounds_is_an_error():
     with pytest.raises(ValueError):
-        running_totals_svg([ChartSeries("Anna", [1, 2, 3])], rounds=2)
+        chart([ChartSeries("Anna", [1, 2, 3])], rounds=2)
 
 
 def test_money_can_be_shown_instead_of_points():
     root = parse(
-        running_totals_svg(
-            [ChartSeries("Anna", [1250])], rounds=1, format_total=lambda c: f"€{c / 100:.2f}"
-        )
+        chart([ChartSeries("Anna", [1250])], rounds=1, format_total=lambda c: f"€{c / 100:.2f}")
     )
 
     assert labels(root)[0].text == "Anna €12.50"
@@ -201,7 +229,7 @@ def test_signed_totals_use_a_real_minus_sign():
 
 
 def test_big_values_get_short_axis_labels():
-    root = parse(running_totals_svg([ChartSeries("Whale", [2_000_000])], rounds=1))
+    root = parse(chart([ChartSeries("Whale", [2_000_000])], rounds=1))
 
     ticks = [text.text for text in root.iter(f"{SVG}text") if text.get("text-anchor") == "end"]
     assert "2M" in ticks
@@ -211,7 +239,7 @@ def test_big_values_get_short_axis_labels():
 def test_eight_players_fit_without_overlapping_labels():
     night = [ChartSeries(f"Player {i}", [i - 4, 0]) for i in range(8)]
 
-    root = parse(running_totals_svg(night, rounds=2))
+    root = parse(chart(night, rounds=2))
 
     ys = sorted(float(text.get("y")) for text in labels(root))
     assert len(ys) == 8
@@ -234,7 +262,7 @@ def test_every_coordinate_stays_inside_the_view_box(players):
     rounds = max(len(points) for _, points in players)
     night = [ChartSeries(name, points) for name, points in players]
 
-    root = parse(running_totals_svg(night, rounds=rounds))
+    root = parse(chart(night, rounds=rounds))
 
     x0, y0, width, height = view_box(root)
     for line in polylines(root):
@@ -267,15 +295,15 @@ def test_a_series_keeps_its_own_colour_whatever_its_place_in_the_list():
         ChartSeries("Bram", [-5, -7], colour=1),
     ]
 
-    first = colours(parse(running_totals_svg(before, rounds=1)))
-    second = colours(parse(running_totals_svg(after, rounds=2)))
+    first = colours(parse(chart(before, rounds=1)))
+    second = colours(parse(chart(after, rounds=2)))
 
     assert first == {"Anna": "series-0", "Bram": "series-1"}
     assert second == {"Anna": "series-0", "Bram": "series-1", "Dana": "series-2"}
 
 
 def test_own_colours_also_cycle_after_eight():
-    root = parse(running_totals_svg([ChartSeries("Ivy", [1], colour=9)], rounds=1))
+    root = parse(chart([ChartSeries("Ivy", [1], colour=9)], rounds=1))
 
     assert colours(root) == {"Ivy": "series-1"}
 
@@ -283,7 +311,7 @@ def test_own_colours_also_cycle_after_eight():
 def test_a_late_arrivals_line_starts_at_zero_where_they_sat_down():
     night = [ChartSeries("Anna", [5, 12, 42]), ChartSeries("Dana", [4, -6], start=1)]
 
-    anna, dana = polylines(parse(running_totals_svg(night, rounds=3)))
+    anna, dana = polylines(parse(chart(night, rounds=3)))
 
     # Dana's first point is at 0, at the x of Anna's total after round 1, not at round 0.
     assert dana[0] == (anna[1][0], anna[0][1])
@@ -294,7 +322,7 @@ def test_a_late_arrivals_line_starts_at_zero_where_they_sat_down():
 def test_a_late_arrival_who_left_again_stops_where_their_points_do():
     night = [ChartSeries("Anna", [1, 2, 3, 4]), ChartSeries("Dana", [7], start=1)]
 
-    root = parse(running_totals_svg(night, rounds=4))
+    root = parse(chart(night, rounds=4))
 
     anna, dana = polylines(root)
     assert [x for x, _ in dana] == [anna[1][0], anna[2][0]]
@@ -304,7 +332,7 @@ def test_a_late_arrival_who_left_again_stops_where_their_points_do():
 
 def test_a_late_start_cannot_run_past_the_night():
     with pytest.raises(ValueError):
-        running_totals_svg([ChartSeries("Dana", [1, 2], start=2)], rounds=3)
+        chart([ChartSeries("Dana", [1, 2], start=2)], rounds=3)
     with pytest.raises(ValueError):
         ChartSeries("Dana", [1], start=-1)
 
@@ -320,7 +348,7 @@ def test_a_late_start_cannot_run_past_the_night():
 def test_late_lines_start_at_zero_at_their_round_and_stay_in_the_view_box(players):
     rounds = max(start + len(points) for start, points in players) or 1
     night = [ChartSeries(f"P{i}", points, start=start) for i, (start, points) in enumerate(players)]
-    root = parse(running_totals_svg(night, rounds=rounds))
+    root = parse(chart(night, rounds=rounds))
 
     zero = float(zero_line(root).get("y1"))
     x0, _, width, height = view_box(root)
@@ -343,7 +371,7 @@ def test_a_long_night_is_drawn_from_a_few_hundred_points_ending_where_it_ends():
     rounds = 1000
     wave = [((n * 37) % 101) - 50 for n in range(1, rounds + 1)]
     night = [ChartSeries("Anna", wave), ChartSeries("Ben", [-v for v in wave])]
-    lines = polylines(parse(running_totals_svg(night, rounds=rounds)))
+    lines = polylines(parse(chart(night, rounds=rounds)))
     assert sum(len(line) for line in lines) <= 150
     # Both lines reach their highest and lowest totals (-50 and +50 each), as drawn
     # from every point: the same top and bottom.
@@ -369,7 +397,7 @@ def test_thinning_keeps_each_runs_lowest_and_highest_point_in_order():
 
 
 def test_a_short_night_keeps_every_point():
-    root = parse(running_totals_svg(NIGHT, rounds=3))
+    root = parse(chart(NIGHT, rounds=3))
     assert [len(line) for line in polylines(root)] == [4, 4, 4]
 
 
@@ -380,10 +408,8 @@ def y_ticks(root: ET.Element) -> list[str]:
 
 def test_the_y_axis_says_what_its_numbers_are_when_told():
     series = [ChartSeries("Anna", [-300, 150])]
-    plain = y_ticks(parse(running_totals_svg(series, rounds=2)))
+    plain = y_ticks(parse(chart(series, rounds=2)))
     assert "-200" in plain
-    shown = y_ticks(
-        parse(running_totals_svg(series, rounds=2, format_tick=lambda cents: money(cents, "GBP")))
-    )
+    shown = y_ticks(parse(chart(series, rounds=2, format_tick=lambda cents: money(cents, "GBP"))))
     assert "−£2.00" in shown and "£0.00" in shown
     assert not any(tick.lstrip("-").isdigit() for tick in shown)

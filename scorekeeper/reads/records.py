@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import MINUS
-from scorekeeper.i18n import decimal, money
+from scorekeeper.i18n import decimal, listed, money
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
@@ -177,16 +177,10 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
         svg = running_totals_svg(
             [ChartSeries(user.name, totals)],
             rounds=len(lines),
-            title=gettext("Money in %(currency)s after each night") % {"currency": currency},
             format_total=partial(money, currency=currency),
             format_tick=partial(money, currency=currency),
             empty_message=gettext("No rounds yet"),
-            aria_label=ngettext(
-                "Money in %(currency)s after %(count)d night",
-                "Money in %(currency)s after %(count)d nights",
-                len(lines),
-            )
-            % {"currency": currency, "count": len(lines)},
+            describe=partial(_money_chart_name, currency),
         )
         currencies.append(
             CurrencyLine(
@@ -201,6 +195,15 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
             )
         )
     return currencies
+
+
+def _money_chart_name(currency: str, nights: int, totals: list[str]) -> str:
+    """The money chart's accessible name: "Money in EUR after 2 nights: Anna −€4.80"."""
+    return ngettext(
+        "Money in %(currency)s after %(count)d night: %(totals)s",
+        "Money in %(currency)s after %(count)d nights: %(totals)s",
+        nights,
+    ) % {"currency": currency, "count": nights, "totals": listed(totals)}
 
 
 def _card_rounds(group: Group, user: User) -> list[Entry]:

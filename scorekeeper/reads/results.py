@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import signed
+from scorekeeper.i18n import listed
 from scorekeeper.models import Entry, Night, Payment, Seat
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.tally import person_key
@@ -157,14 +158,22 @@ def _chart(played: _Played) -> SafeString:
         series,
         rounds=rounds,
         format_total=signed,
-        title=gettext("Running totals"),
+        describe=_chart_name,
         empty_message=gettext("No rounds yet"),
-        aria_label=ngettext(
-            "Running totals after %(count)d round", "Running totals after %(count)d rounds", rounds
-        )
-        % {"count": rounds},
     )
     return mark_safe(svg)
+
+
+def _chart_name(rounds: int, totals: list[str]) -> str:
+    """The night chart's accessible name: "Running totals after 3 rounds: Anna +42,
+    Bram −40, and Chris −2" (the totals listed as the language lists names)."""
+    if not rounds:
+        return gettext("Running totals: no rounds yet")
+    return ngettext(
+        "Running totals after %(count)d round: %(totals)s",
+        "Running totals after %(count)d rounds: %(totals)s",
+        rounds,
+    ) % {"count": rounds, "totals": listed(totals)}
 
 
 def _seat_id(seat: Seat) -> int:
