@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import formatting
 from scorekeeper.formatting import minor_digits
-from scorekeeper.i18n import language, money_input
+from scorekeeper.i18n import language, money, money_input
 from scorekeeper.models import MAX_POINTS
 from scorekeeper.names import has_hidden_characters, tidy_title
 
@@ -92,20 +92,27 @@ class MoneyField(forms.DecimalField):
     - anything else is not an amount (the form's "invalid" message); more decimals
       than the currency has are the form's "max_decimal_places" one ("0.105"), and
       any decimal at all in a currency without a minor unit is "whole" ("500.5" yen).
+
+    Every message may name ``%(example)s``: ``example`` minor units written as money
+    of the field's currency ("€0.10", "¥10"), so no currency is told of cents it
+    does not have; "max_decimal_places" also has the currency's ``%(max)s`` decimals.
     """
 
     default_error_messages = {
         "ambiguous": _(
             "This amount can be read more than one way. Write it as %(plain)s or %(grouped)s."
         ),
-        "whole": _("This currency has no smaller unit: write a whole number, for example 500."),
+        "whole": _(
+            "This currency has no smaller unit: write a whole number, for example %(example)s."
+        ),
     }
 
-    def __init__(self, *, currency: str = "EUR", **kwargs):
+    def __init__(self, *, currency: str = "EUR", example: int = 430, **kwargs):
         kwargs.setdefault("decimal_places", minor_digits(currency))
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
         super().__init__(**kwargs)
         self.currency = currency
+        self.example = example
 
     def for_currency(self, currency: str) -> None:
         """Read amounts of ``currency`` from now on (a form's copy of the field, set
@@ -166,13 +173,16 @@ class MoneyField(forms.DecimalField):
         return forms.ValidationError(self.error_messages["invalid"], code="invalid")
 
     def ambiguous(self) -> forms.ValidationError:
-        example = 123450
+        # 1234.50 in the currency's own digits: 1234 yen, 1234.500 dinars.
+        example = int(Decimal("1234.50").scaleb(self.decimal_places))
         return forms.ValidationError(
             self.error_messages["ambiguous"],
             code="ambiguous",
             params={
-                "plain": money_input(example, "EUR"),
-                "grouped": formatting.decimal(example / Decimal(100), 2, language()),
+                "plain": money_input(example, self.currency),
+                "grouped": formatting.decimal(
+                    formatting.as_major(example, self.currency), self.decimal_places, language()
+                ),
             },
         )
 
@@ -184,7 +194,13 @@ class MoneyField(forms.DecimalField):
         return value
 
     def clean(self, value) -> int | None:
-        amount: Decimal | None = super().clean(value)
+        try:
+            amount: Decimal | None = super().clean(value)
+        except forms.ValidationError as refused:
+            example = money(self.example, self.currency)
+            for error in refused.error_list:
+                error.params = {**(error.params or {}), "example": example}
+            raise
         return None if amount is None else int(amount.scaleb(self.decimal_places))
 
 

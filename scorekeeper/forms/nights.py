@@ -6,7 +6,7 @@ from itertools import pairwise
 from django import forms
 from django.db.models import QuerySet
 from django.utils.text import format_lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.formatting import as_major
@@ -29,9 +29,14 @@ class StartNightForm(forms.Form):
         label=_("Point value"),
         min_value=Decimal("0"),
         max_value=Decimal("1000"),
+        example=10,
         error_messages={
-            "invalid": _("Enter the value of one point, for example 0.10."),
-            "max_decimal_places": _("A point is worth whole cents, for example 0.10."),
+            "invalid": _("Enter the value of one point, for example %(example)s."),
+            "max_decimal_places": ngettext_lazy(
+                "A point value has at most %(max)s decimal, for example %(example)s.",
+                "A point value has at most %(max)s decimals, for example %(example)s.",
+                "max",
+            ),
             "min_value": _("The point value cannot be negative."),
             "max_value": _("A point can be worth at most 1000."),
         },
@@ -41,11 +46,16 @@ class StartNightForm(forms.Form):
         required=False,
         min_value=Decimal("0.01"),
         max_value=Decimal("100000"),
+        example=2000,
         error_messages={
             "invalid": _(
-                "Enter the most anyone pays tonight, for example 20.00, or leave it blank."
+                "Enter the most anyone pays tonight, for example %(example)s, or leave it blank."
             ),
-            "max_decimal_places": _("The cap is in whole cents, for example 20.00."),
+            "max_decimal_places": ngettext_lazy(
+                "A loss cap has at most %(max)s decimal, for example %(example)s.",
+                "A loss cap has at most %(max)s decimals, for example %(example)s.",
+                "max",
+            ),
             "min_value": _("A loss cap must be more than zero; leave it blank for none."),
             "max_value": _("A loss cap can be at most 100000."),
         },

@@ -6,6 +6,7 @@ from decimal import Decimal
 from babel.numbers import is_currency
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from scorekeeper.forms.fields import MoneyField
 from scorekeeper.models import Night, Seat
@@ -37,11 +38,16 @@ class OwedPaymentForm(forms.Form):
     fingerprint = forms.CharField(max_length=64)
     amount = MoneyField(
         min_value=Decimal("0.01"),
+        example=430,
         error_messages={
-            "required": _("Enter the amount paid, for example 4.30."),
-            "invalid": _("An amount is a number, for example 4.30."),
+            "required": _("Enter the amount paid, for example %(example)s."),
+            "invalid": _("An amount is a number, for example %(example)s."),
             "min_value": _("Enter an amount of more than zero."),
-            "max_decimal_places": _("An amount has at most two decimals, for example 4.30."),
+            "max_decimal_places": ngettext_lazy(
+                "An amount has at most %(max)s decimal, for example %(example)s.",
+                "An amount has at most %(max)s decimals, for example %(example)s.",
+                "max",
+            ),
         },
     )
 

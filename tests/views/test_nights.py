@@ -216,7 +216,10 @@ def test_starting_a_night_from_the_form(client, login, make_group):
             "takes 2 to 3 players, got 4",
         ),
         ({"seat_1": "me", "guest_2": "G2s"}, "only have letters and spaces"),
-        ({"seat_1": "me", "guest_2": "Gus", "point_value": "0.105"}, "whole cents"),
+        (
+            {"seat_1": "me", "guest_2": "Gus", "point_value": "0.105"},
+            "A point value has at most 2 decimals, for example €0.10.",
+        ),
     ],
 )
 def test_a_bad_night_form_is_refused_and_creates_nothing(client, login, make_group, data, message):

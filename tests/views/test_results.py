@@ -374,7 +374,7 @@ def test_a_partial_payment_is_typed_in_and_the_rest_stays_owed(make_night, login
     [
         ("0.91", "less than that"),
         ("0", "more than zero"),
-        ("lots", "for example 4.30"),
+        ("lots", "for example €4.30"),
         ("", "Enter"),
     ],
 )
