@@ -1,7 +1,7 @@
 """A night at the table: its seats, its rounds, each seat's entry, and corrections."""
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -45,6 +45,33 @@ def parse_board(rows: "dict[str, str | list[str]]") -> Board:
     Raises :class:`scorekeeper.ofc.OFCError` for text that is not a card.
     """
     return {row.value: [str(card) for card in parse_cards(rows.get(row.value, ""))] for row in ROWS}
+
+
+class RowKey(TypedDict):
+    """One row of a scored board: what the words for its hand are said from."""
+
+    row: str  # "top", "middle" or "bottom"
+    key: int  # the engine's hand key
+    low: bool  # a 2-7 middle, where the lower key is the better hand
+
+
+class PairPoints(TypedDict):
+    """A board's pair result against another board of its round, from its own side."""
+
+    # The other board's seat by name: unique at a night and never changed, where a
+    # seat's place moves when someone sits down and its key is new in a copied group.
+    against: str
+    points: int
+
+
+class CardResult(TypedDict):
+    """A board of a recorded round as the engine scored it (``Entry.card_result``)."""
+
+    fouled: bool
+    royalties: int
+    fantasyland: bool  # the cards earned Fantasyland for the next hand (made or stayed)
+    rows: list[RowKey]  # top, middle, bottom
+    pairs: list[PairPoints]  # none when the board was scored alone
 
 
 class NightQuerySet(MemberQuerySet):
@@ -284,6 +311,11 @@ class Entry(models.Model):
     # that one of them sent again late (kept on a phone whose answer was lost) is
     # known and never writes its older value over the newer one.
     earlier_keys = models.JSONField(default=list, blank=True)
+    # The board as the engine scored it with the round's other boards (a CardResult),
+    # stored by scorekeeper.services.card_results when the round is recorded and
+    # cleared when it is undone, so a player's record reads it instead of scoring
+    # every board they ever set again. Null for a total, and until the round goes through.
+    card_result = models.JSONField(null=True, blank=True)
 
     EARLIER_KEYS_KEPT = 20
 

@@ -2,8 +2,10 @@
 
 Reads only, in a fixed number of queries however many nights and rounds: the
 player's nights come from :func:`scorekeeper.reads.history.player_history`
-(one query), the card rounds from one more, the membership from a third.
-Scoring the stored boards with the engine is CPU only.
+(one query), the membership from a second, the player's boards and the seats
+they played against from two more. What the cards say was scored once, when each
+round went through (:mod:`scorekeeper.services.card_results`): nothing here
+scores a board again.
 
 Points are kept per stake (a point at 50 ct is not a point at 10 ct), money per
 currency. Card figures count the recorded hands in which the player set cards;
@@ -16,7 +18,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
-from itertools import groupby
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
@@ -24,11 +25,12 @@ from django.utils.translation import gettext, ngettext
 from scorekeeper.chart import ChartSeries, running_totals_svg
 from scorekeeper.formatting import MINUS
 from scorekeeper.i18n import decimal, listed, money
-from scorekeeper.models import Entry, Group, Night, User
-from scorekeeper.ofc import OFCError, PlayerResult, Row, score_board, score_table
+from scorekeeper.models import Entry, Group, Night, Seat, User
+from scorekeeper.models.nights import CardResult
+from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
 from scorekeeper.reads.tally import Stake, person_key, stake_lines
-from scorekeeper.terms import row_description
+from scorekeeper.terms import describe as hand_in_words
 
 BEST_HANDS = 3
 
@@ -141,7 +143,7 @@ class PlayerRecord:
 
 
 def player_record(group: Group, user: User) -> PlayerRecord:
-    """``user``'s record in ``group``'s finished nights (three queries)."""
+    """``user``'s record in ``group``'s finished nights (four queries)."""
     history = player_history(group, user)
     left = group.memberships.former().filter(user=user).exists()
     oldest_first = history.nights[::-1]
@@ -206,90 +208,74 @@ def _money_chart_name(currency: str, nights: int, totals: list[str]) -> str:
     ) % {"currency": currency, "count": nights, "totals": listed(totals)}
 
 
-def _card_rounds(group: Group, user: User) -> list[Entry]:
-    """Every board of the recorded rounds in which ``user`` set cards, in the
-    group's finished nights, with seats, rounds and nights (one query)."""
+def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int, str], Seat]]:
+    """``user``'s scored boards of the recorded rounds in ``group``'s finished nights,
+    oldest first, each with its round and night (one query), and the seats of those
+    nights by night and name, whom their pair results were against (one more)."""
     theirs = Entry.objects.filter(
         seat__user=user,
-        board__isnull=False,
+        card_result__isnull=False,
         round__recorded_at__isnull=False,
         round__night__group=group,
         round__night__ended_at__isnull=False,
-    ).values("round_id")
-    return list(
-        Entry.objects.filter(round_id__in=theirs, board__isnull=False)
-        .select_related("seat", "round__night")
-        .order_by("round__night__started_at", "round__night_id", "round__number", "seat__position")
     )
-
-
-def _score(entries: list[Entry], mine: int) -> tuple[PlayerResult, list[tuple[Entry, int]]] | None:
-    """The player's board (at ``mine`` in ``entries``) as the engine scores it, and
-    their pair result against each other board: (other entry, points from their side)."""
-    round_ = entries[0].round
-    game = round_.night.game_rules
-    boards = round_.player_boards(entries)
-    if len(entries) >= 2:
-        try:
-            table = score_table(game, boards)
-        except OFCError:
-            pass  # not scorable together (it went through on totals): the board alone
-        else:
-            pairs = []
-            for pair in table.pairs:
-                if mine in pair.seats:
-                    other = pair.seats[1] if pair.seats[0] == mine else pair.seats[0]
-                    points = pair.points if pair.seats[0] == mine else -pair.points
-                    pairs.append((entries[other], points))
-            return table.players[mine], pairs
-    try:
-        return score_board(game, boards[mine]), []
-    except OFCError:
-        return None
+    boards = list(
+        theirs.select_related("round__night")
+        .defer("board", "earlier_keys")  # the cards are read as their result only
+        .order_by("round__night__started_at", "round__night_id", "round__number")
+    )
+    seats = Seat.objects.filter(night_id__in=theirs.values("round__night_id"))
+    return boards, {(seat.night_id, seat.name): seat for seat in seats}
 
 
 def card_record(group: Group, user: User) -> CardRecord:
     """Fouls, Fantasyland, royalties, best hands and head to head from ``user``'s
-    boards in ``group``'s finished nights (one query)."""
+    boards in ``group``'s finished nights, as the engine scored them when each round
+    went through (``Entry.card_result``; two queries, and no scoring)."""
     record = CardRecord()
     rivals: dict[str, HeadToHead] = {}
-    rows: list[BestHand] = []
-    for _round_id, group_entries in groupby(
-        _card_rounds(group, user), key=lambda entry: entry.round_id
-    ):
-        entries = list(group_entries)
-        mine = next(index for index, entry in enumerate(entries) if entry.seat.user_id == user.pk)
-        scored = _score(entries, mine)
-        if scored is None:
-            continue
-        result, pairs = scored
-        round_ = entries[0].round
+    rows: list[tuple[int, Row, Night, int]] = []  # key, row, night, round number
+    with_fantasyland: dict[int, bool] = {}  # by night
+    boards, seats = _card_boards(group, user)
+    for board in boards:
+        result: CardResult = board.card_result
+        round_ = board.round
         night = round_.night
         record.hands += 1
-        record.fouls += result.fouled
-        record.royalties += result.royalties
-        if round_.fantasyland_seats.get(entries[mine].seat_id) is not None:
+        record.fouls += result["fouled"]
+        record.royalties += result["royalties"]
+        if round_.fantasyland_seats.get(board.seat_id) is not None:
             record.in_fantasyland += 1
-            record.stayed += result.fantasyland is not None
-        elif night.game_rules.fantasyland:
+            record.stayed += result["fantasyland"]
+        elif _with_fantasyland(night, with_fantasyland):
             record.could_make += 1
-            record.made += result.fantasyland is not None
-        if not result.fouled:
+            record.made += result["fantasyland"]
+        if not result["fouled"]:
             rows += [
-                BestHand(row.key, row_description(row), row.row, night, round_.number)
-                for row in result.rows
-                if not row.low  # a 2-7 middle ranks the other way round
+                (row["key"], Row(row["row"]), night, round_.number)
+                for row in result["rows"]
+                if not row["low"]  # a 2-7 middle ranks the other way round
             ]
-        for other, points in pairs:
-            seat = other.seat
-            key = person_key(seat)
-            rival = rivals.setdefault(key, HeadToHead(seat.name, seat.user_id))
+        for pair in result["pairs"]:
+            seat = seats[night.pk, pair["against"]]
+            rival = rivals.setdefault(person_key(seat), HeadToHead(seat.name, seat.user_id))
             rival.hands += 1
-            rival.won += points > 0
-            rival.lost += points < 0
+            rival.won += pair["points"] > 0
+            rival.lost += pair["points"] < 0
             stake = (night.currency, night.point_cents)
-            rival.points[stake] = rival.points.get(stake, 0) + points
-    # The strongest first; of equal hands, the one made first.
-    record.best_hands = sorted(rows, key=lambda hand: -hand.key)[:BEST_HANDS]
+            rival.points[stake] = rival.points.get(stake, 0) + pair["points"]
+    # The strongest first; of equal hands, the one made first. Only these are put in
+    # words (what terms.row_description says of a row that is not a 2-7 low).
+    record.best_hands = [
+        BestHand(key, hand_in_words(key), row, night, number)
+        for key, row, night, number in sorted(rows, key=lambda hand: -hand[0])[:BEST_HANDS]
+    ]
     record.head_to_head = sorted(rivals.values(), key=lambda rival: (-rival.hands, rival.name))
     return record
+
+
+def _with_fantasyland(night: Night, seen: dict[int, bool]) -> bool:
+    """Whether ``night``'s game has Fantasyland, its rules read once a night."""
+    if night.pk not in seen:
+        seen[night.pk] = night.game_rules.fantasyland
+    return seen[night.pk]

@@ -26,6 +26,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.models.payments import TabPart
 from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
+from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import at_table, night_change
@@ -153,6 +154,8 @@ def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], ga
     round_.recorded_at = timezone.now()
     round_.recorded_sum = 0
     round_.save(update_fields=["recorded_at", "recorded_sum"])
+    if any(entry.board is not None for entry in entries.values()):
+        store_card_results([round_.pk])
 
     current = round_.fantasyland_seats
     upcoming: dict[int, FantasylandState] = {}
@@ -330,5 +333,6 @@ def undo_last_round(*, night: Night, by: User) -> Round:
         last.recorded_sum = None
         last.reopened_by = by
         last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
+        store_card_results([last.pk])  # a round not recorded has no card results
         RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
         return last

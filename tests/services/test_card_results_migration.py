@@ -1,0 +1,37 @@
+"""Migration 0014 stores the card result of every board of the rounds recorded before
+it, and the player pages read from them what the engine said of the boards before."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from scorekeeper.models import Entry, User
+from scorekeeper.reads.records import card_record
+from tests.management.test_backup import played_site
+from tests.services.test_card_results import rescored_card_record
+
+BEFORE = ("scorekeeper", "0013_payment_details")
+
+
+def _migrate(target: list[tuple[str, str]]) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_stores_what_the_recorded_boards_say():
+    # Nights with cards (a board alone in a mixed round, a fouled board, Fantasyland
+    # made and stayed), a fixed round, a night still running.
+    group, _nights = played_site()
+    stored = dict(Entry.objects.values_list("pk", "card_result"))
+    members = list(User.objects.filter(memberships__group=group))
+    assert sum(result is not None for result in stored.values()) == 7
+
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("scorekeeper")
+    _migrate([BEFORE])  # the column goes, as on a site that has not migrated yet
+    _migrate(latest)
+
+    assert dict(Entry.objects.values_list("pk", "card_result")) == stored
+    for user in members:
+        assert card_record(group, user) == rescored_card_record(group, user)
