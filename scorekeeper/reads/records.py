@@ -211,7 +211,8 @@ def _money_chart_name(currency: str, nights: int, totals: list[str]) -> str:
 def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int, str], Seat]]:
     """``user``'s scored boards of the recorded rounds in ``group``'s finished nights,
     oldest first, each with its round and night (one query), and the seats of those
-    nights by night and name, whom their pair results were against (one more)."""
+    nights by night and name, whom their pair results were against (one more, when
+    they set cards at all)."""
     theirs = Entry.objects.filter(
         seat__user=user,
         card_result__isnull=False,
@@ -224,6 +225,8 @@ def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int,
         .defer("board", "earlier_keys")  # the cards are read as their result only
         .order_by("round__night__started_at", "round__night_id", "round__number")
     )
+    if not boards:
+        return [], {}
     seats = Seat.objects.filter(night_id__in=theirs.values("round__night_id"))
     return boards, {(seat.night_id, seat.name): seat for seat in seats}
 
@@ -231,7 +234,8 @@ def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int,
 def card_record(group: Group, user: User) -> CardRecord:
     """Fouls, Fantasyland, royalties, best hands and head to head from ``user``'s
     boards in ``group``'s finished nights, as the engine scored them when each round
-    went through (``Entry.card_result``; two queries, and no scoring)."""
+    went through (``Entry.card_result``; two queries, one for a player who never set
+    cards, and no scoring)."""
     record = CardRecord()
     rivals: dict[str, HeadToHead] = {}
     rows: list[tuple[int, Row, Night, int]] = []  # key, row, night, round number

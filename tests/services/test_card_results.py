@@ -408,3 +408,11 @@ def test_a_copied_group_reads_the_same_card_records(make_night, tmp_path):
             None,
             *User.objects.filter(name__in=renamed.values()).values_list("pk", flat=True),
         }
+
+
+def test_a_player_who_only_typed_totals_costs_one_query(make_night, django_assert_num_queries):
+    night = finish(play(make_night(("Anna", "Bram")), {"Anna": 3, "Bram": -3}))
+    group, anna = night.group, User.objects.get(name="Anna")
+    with django_assert_num_queries(1):
+        record = card_record(group, anna)
+    assert record == CardRecord()
