@@ -46,6 +46,16 @@
     }
   });
 
+  // The connection banner sticks to the top of the screen and, in German or Dutch on a
+  // 320 px phone, takes two or three lines: whatever gets focus scrolls clear of it at
+  // the height it has (html's scroll-padding reads --banner-room).
+  const topBanner = document.getElementById("connection");
+  if (topBanner && "ResizeObserver" in window) {
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty("--banner-room", `${topBanner.offsetHeight}px`);
+    }).observe(topBanner);
+  }
+
   // A flaky Wi-Fi must never look like a saved total: say so where the person is looking.
   function showProblem(element, text) {
     const form = element.closest("form");

@@ -9,6 +9,9 @@ a control that takes focus, every control is clear of it. The card picker and th
 totals forms pass axe at 320x568, where a card under the Save bar counts as too small
 a target.
 
+The connection banner stuck to the top takes three lines in German at 320 px: a
+control focused from below (Shift+Tab) still scrolls clear of it.
+
 One page per visitor, each state loaded once per language and looked at in both
 sizes (a resize lays the page out again, as turning a phone does).
 """
@@ -144,3 +147,48 @@ def test_small_phones_reflow_and_no_bar_covers_a_control(phone, log_in_phone, li
     # The card pages' Save bar was found, so the bar checks looked at something.
     assert {"cards placed", "cards and a typed total"} <= barred, barred
     assert failures == [], "\n".join(failures)
+
+
+# Each control that, focused, lies under the connection banner stuck to the top.
+UNDER_THE_BANNER = """(controls) => {
+  const banner = document.getElementById('connection');
+  const shown = [...document.querySelectorAll(controls)].filter((el) =>
+    el.checkVisibility() && !banner.contains(el));
+  // From the end of the page upwards, as Shift+Tab goes: each control scrolls in at
+  // the top, where the banner is.
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  const under = shown.reverse().filter((el) => {
+    el.focus();
+    const box = el.getBoundingClientRect(), b = banner.getBoundingClientRect();
+    return box.bottom > b.top + 1 && box.top < b.bottom - 1;
+  }).map((el) => el.outerHTML.slice(0, 70));
+  document.activeElement.blur();
+  return {under, banner: banner.offsetHeight, controls: shown.length};
+}"""
+
+
+def test_a_control_that_takes_focus_scrolls_clear_of_a_connection_banner_of_three_lines(
+    log_in_phone,
+):
+    night = night_in_new_group("Banner")
+    anna = User.objects.get(name="Anna")
+    User.objects.filter(pk=anna.pk).update(language="de")
+    page = log_in_phone(anna)
+    page.set_viewport_size(SIZES[1])
+    page.goto(reverse("board_entry", args=[night.pk, 1, seats_of(night)["Anna"].pk]))
+    # What app.js shows when a save finds no connection, in the page's language.
+    page.evaluate(
+        """() => {
+          const banner = document.getElementById('connection');
+          banner.textContent = document.body.dataset.textNoConnection;
+          banner.hidden = false;
+        }"""
+    )
+    # A resize is observed before the next frame is painted.
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    found = page.evaluate(UNDER_THE_BANNER, CONTROLS)
+    assert found["controls"] > 40  # the deck's cards, the rows, Save
+    assert found["banner"] > 56, found  # taller than the 3.5rem kept for it before
+    assert found["under"] == [], found["under"]
