@@ -80,11 +80,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scorekeeper.middleware.account_language",
+    "scorekeeper.site.middleware.account_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scorekeeper.middleware.content_security_policy",
+    "scorekeeper.site.middleware.content_security_policy",
 ]
 
 ROOT_URLCONF = "ofcboard.urls"
@@ -157,9 +157,9 @@ CACHES["sessions"] = {
     "OPTIONS": {"MAX_ENTRIES": 100_000},
 }
 if CACHE_URL:
-    # Losing Redis loses no session and fails no request (scorekeeper/redis_cache.py).
+    # Losing Redis loses no session and fails no request (scorekeeper/site/redis_cache.py).
     CACHES["default"] = CACHES["sessions"] = {
-        "BACKEND": "scorekeeper.redis_cache.RedisOrFallback",
+        "BACKEND": "scorekeeper.site.redis_cache.RedisOrFallback",
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": CACHE_KEY_PREFIX,
         "OPTIONS": REDIS_TIMEOUTS,
@@ -248,7 +248,7 @@ AUTH_USER_MODEL = "scorekeeper.User"
 # Logins: django-axes locks a name only together with the address it is tried from,
 # counting in the database (shared by every worker, nothing to install), or with
 # THROTTLE_CACHE_URL (a Redis address) there; the name alone is slowed down and an
-# address stopped by scorekeeper/throttle.py. It and sign-ups count with
+# address stopped by scorekeeper/site/throttle.py. It and sign-ups count with
 # django-ratelimit in the "throttle" cache, Django's database cache unless a Redis is given.
 # The port `make run` serves on, for links built on the table's Wi-Fi (views/access.py).
 OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
@@ -256,7 +256,7 @@ OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
 THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
 INSTALLED_APPS += ["axes"]
 # Last, as axes asks: it turns a locked-out login into the page's refusal in words.
-MIDDLEWARE += ["scorekeeper.middleware.private_pages", "axes.middleware.AxesMiddleware"]
+MIDDLEWARE += ["scorekeeper.site.middleware.private_pages", "axes.middleware.AxesMiddleware"]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -268,14 +268,14 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # The login form's field, as authenticate() is called (the account's field is "name").
 AXES_USERNAME_FORM_FIELD = "username"
-AXES_USERNAME_CALLABLE = "scorekeeper.throttle.login_name"
-AXES_LOCKOUT_CALLABLE = "scorekeeper.throttle.locked_out"
+AXES_USERNAME_CALLABLE = "scorekeeper.site.throttle.login_name"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.site.throttle.locked_out"
 # Counts simply run out after the cool-off: a reset on success would let someone
 # clear their address's count by logging in to an account of their own.
 AXES_RESET_ON_SUCCESS = False
 # The phone's address is REMOTE_ADDR: behind the trusted proxy the server has put the
 # address the proxy passed there (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py).
-AXES_CLIENT_IP_CALLABLE = "scorekeeper.throttle.client_address"
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.site.throttle.client_address"
 AXES_ENABLE_ADMIN = False
 # Only failures are kept: nobody needs a log of when each friend logged in.
 AXES_DISABLE_ACCESS_LOG = True
@@ -288,7 +288,7 @@ AXES_HANDLER = (
 CACHES["throttle"] = (
     {
         # While Redis is gone the counts go on in the database's cache.
-        "BACKEND": "scorekeeper.redis_cache.RedisOrFallback",
+        "BACKEND": "scorekeeper.site.redis_cache.RedisOrFallback",
         "LOCATION": THROTTLE_CACHE_URL,
         "KEY_PREFIX": CACHE_KEY_PREFIX + "-throttle",
         "OPTIONS": {**REDIS_TIMEOUTS, "FALLBACK": "throttle-fallback"},
@@ -308,7 +308,7 @@ if THROTTLE_CACHE_URL:
 AXES_CACHE = "throttle"
 RATELIMIT_USE_CACHE = "throttle"
 
-# --- Backups kept by themselves (scorekeeper/backups_kept.py) -----------------
+# --- Backups kept by themselves (scorekeeper/site/backups_kept.py) -----------------
 # After every night that ends, and once an hour while the server runs a night; the
 # newest OFCBOARD_BACKUPS_KEPT are kept. An empty folder setting keeps none.
 OFCBOARD_BACKUP_DIR = os.environ.get("OFCBOARD_BACKUP_DIR", str(BASE_DIR / "backups"))

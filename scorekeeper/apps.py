@@ -25,9 +25,9 @@ class ScorekeeperConfig(AppConfig):
         # through django.setup() before its first connection or file.
         os.umask(0o077)
         post_migrate.connect(create_cache_tables, sender=self)
-        from scorekeeper.middleware import carry_account_language
+        from scorekeeper.site.middleware import carry_account_language
 
         user_logged_in.connect(carry_account_language, dispatch_uid="carry_account_language")
-        from scorekeeper.throttle import remember_login
+        from scorekeeper.site.throttle import remember_login
 
         user_logged_in.connect(remember_login, dispatch_uid="remember_login")

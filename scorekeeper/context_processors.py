@@ -10,7 +10,7 @@ def site(request: HttpRequest) -> dict:
 
 def _follow_the_accounts_language(request: HttpRequest) -> None:
     """A page rendered for someone whose account's language was switched on another
-    phone speaks it, and account_language (scorekeeper/middleware.py) puts it in this
+    phone speaks it, and account_language (scorekeeper/site/middleware.py) puts it in this
     phone's cookie. Here, because a page being rendered has its user loaded already:
     an unchanged poll renders nothing and never looks the account up."""
     user = getattr(request, "user", None)

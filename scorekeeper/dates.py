@@ -11,8 +11,8 @@ from datetime import date, datetime
 from babel.dates import format_skeleton, format_time, get_datetime_format
 from django.utils import timezone
 
-from scorekeeper.formatting import locale_of
 from scorekeeper.i18n import language
+from scorekeeper.table.formatting import locale_of
 
 # The kinds of date the pages write, as CLDR skeletons (the fields, not their order).
 DAY = "yMMMd"  # "Dec 2, 2026", "2 dec 2026", "2026年12月2日", "2. Dez. 2026"

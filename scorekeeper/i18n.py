@@ -1,12 +1,12 @@
 """Points, money, counts and lists in the reader's language: the app's side of
-:mod:`scorekeeper.formatting` (CLDR through Babel), which stays pure Python."""
+:mod:`scorekeeper.table.formatting` (CLDR through Babel), which stays pure Python."""
 
 from collections.abc import Iterable
 from decimal import Decimal
 
 from django.utils.translation import get_language, ngettext, pgettext
 
-from scorekeeper import formatting
+from scorekeeper.table import formatting
 
 
 def language() -> str:

@@ -10,9 +10,9 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.i18n import clauses
-from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.ofc import PRESETS, EntryOption, Game, PlayerResult, RowResult
 from scorekeeper.ofc.evaluate import Category, category_of, hand_name, low_key, ranks_of
+from scorekeeper.table.names import MAX_NAME_LENGTH
 
 GAME_NAMES = {
     "standard": _("OFC Standard"),
@@ -258,7 +258,7 @@ def foul_reason(result: PlayerResult) -> str:
 
 
 def name_problem(error: ValueError) -> str:
-    """What :func:`scorekeeper.names.clean_name` said about a name, in the reader's language."""
+    """What :func:`~scorekeeper.table.names.clean_name` said of a name, in the reader's language."""
     text = str(error)
     if text == "Please enter a name.":
         return gettext("Please enter a name.")

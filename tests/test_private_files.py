@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorekeeper import backup
+from scorekeeper.site import backup
 
 ROOT = Path(__file__).resolve().parent.parent
 

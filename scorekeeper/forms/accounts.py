@@ -10,14 +10,14 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.names import MAX_NAME_LENGTH, clean_name
-from scorekeeper.terms import name_problem
-from scorekeeper.throttle import (
+from scorekeeper.site.throttle import (
     count_wrong_password,
     login_locked_message,
     login_name,
     login_refusal,
 )
+from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name
+from scorekeeper.terms import name_problem
 
 
 class NameField(forms.CharField):

@@ -12,11 +12,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper import formatting
-from scorekeeper.formatting import minor_digits
 from scorekeeper.i18n import language, money, money_input
 from scorekeeper.models import MAX_POINTS
-from scorekeeper.names import has_hidden_characters, tidy_title
+from scorekeeper.table import formatting
+from scorekeeper.table.formatting import minor_digits
+from scorekeeper.table.names import has_hidden_characters, tidy_title
 
 
 class PointsInput(forms.IntegerField):

@@ -10,7 +10,6 @@ from django import forms
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from scorekeeper.formatting import locale_of
 from scorekeeper.forms.fields import TitleField
 from scorekeeper.ofc import STANDARD_ROYALTIES, Royalties
 from scorekeeper.ofc.royalties import MAX_ROYALTY, ROYALTY_KEYS, royalty_table
@@ -21,6 +20,7 @@ from scorekeeper.reads.rules import (
     royalty_label,
     short_royalty_label,
 )
+from scorekeeper.table.formatting import locale_of
 
 
 class GroupForm(forms.Form):

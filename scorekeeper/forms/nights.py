@@ -9,10 +9,10 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.formatting import as_major
 from scorekeeper.forms.fields import MoneyField, PointsInput, SaveKeyField
 from scorekeeper.models import Entry, Night, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, Game
+from scorekeeper.table.formatting import as_major
 from scorekeeper.terms import GAME_NAMES
 
 # A hidden field that is missing or malformed: the page was made by another version

@@ -6,7 +6,15 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import PayDetails
 from scorekeeper.models.pay_details import LINK_FIELDS
-from scorekeeper.paying import SHAPES, BadIban, BadLink, Service, check_bic, check_iban, check_link
+from scorekeeper.table.paying import (
+    SHAPES,
+    BadIban,
+    BadLink,
+    Service,
+    check_bic,
+    check_iban,
+    check_link,
+)
 
 LINK_LABELS = {
     Service.PAYPAL: _("PayPal.Me link"),

@@ -5,9 +5,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from scorekeeper.paying import Service
+from scorekeeper.table.paying import Service
 
-# The links, one field per service, named as the service (scorekeeper.paying.Service).
+# The links, one field per service, named as the service (scorekeeper.table.paying.Service).
 LINK_FIELDS = tuple(service.value for service in Service)
 
 

@@ -6,7 +6,7 @@ was marked paid on that night and what tab payments cleared of it, as stored
 (``Seat.unpaid_cents``, :mod:`scorekeeper.services.money`). A person is
 the same across nights: a member by account, a guest by name, as in
 :mod:`scorekeeper.reads.history`. Their outstanding amounts add up, per currency,
-and :func:`scorekeeper.settlement.settle` makes the fewest payments of them: money,
+and :func:`scorekeeper.table.settlement.settle` makes the fewest payments of them: money,
 never points, so nights at 50 ct and at 10 ct a point add up as they should.
 
 Reads only, in a fixed number of queries however many nights and rounds there are.
@@ -25,7 +25,7 @@ from scorekeeper.i18n import money_input
 from scorekeeper.models import Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.tally import person_key
-from scorekeeper.settlement import settle
+from scorekeeper.table.settlement import settle
 
 
 @dataclass(frozen=True)

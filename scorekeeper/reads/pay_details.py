@@ -14,8 +14,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scorekeeper.models import Group, Membership, Night, PayDetails, User
-from scorekeeper.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
 from scorekeeper.reads.qr import qr_markup
+from scorekeeper.table.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
 
 
 def pay_details_in(group: Group) -> dict[int, PayDetails]:

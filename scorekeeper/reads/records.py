@@ -22,14 +22,14 @@ from functools import partial
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scorekeeper.chart import ChartSeries, running_totals_svg
-from scorekeeper.formatting import MINUS
 from scorekeeper.i18n import decimal, listed, money
 from scorekeeper.models import Entry, Group, Night, Seat, User
 from scorekeeper.models.nights import CardResult
 from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
 from scorekeeper.reads.tally import Stake, person_key, stake_lines
+from scorekeeper.table.chart import ChartSeries, running_totals_svg
+from scorekeeper.table.formatting import MINUS
 from scorekeeper.terms import describe as hand_in_words
 
 BEST_HANDS = 3

@@ -16,13 +16,13 @@ from django.db.models import Prefetch, Q
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from scorekeeper.chart import ChartSeries, running_totals_svg
-from scorekeeper.formatting import signed
 from scorekeeper.i18n import listed
 from scorekeeper.models import Entry, Night, Payment, Seat
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.tally import person_key
-from scorekeeper.settlement import apply_loss_cap, settle
+from scorekeeper.table.chart import ChartSeries, running_totals_svg
+from scorekeeper.table.formatting import signed
+from scorekeeper.table.settlement import apply_loss_cap, settle
 
 PAID_ACROSS = gettext_lazy(
     "%(amount)s of this was paid across nights already. What is left is owed on the group page."

@@ -5,10 +5,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorekeeper.dates import weekday
-from scorekeeper.formatting import signed
 from scorekeeper.i18n import money
 from scorekeeper.reads.owed import Folded
 from scorekeeper.reads.results import NightResults
+from scorekeeper.table.formatting import signed
 from scorekeeper.terms import game_name
 
 

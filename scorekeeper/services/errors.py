@@ -1,6 +1,6 @@
 """What a service says when it turns a write down."""
 
-from scorekeeper.names import clean_name
+from scorekeeper.table.names import clean_name
 from scorekeeper.terms import name_problem
 
 

@@ -11,10 +11,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
-from scorekeeper.names import has_hidden_characters, look_alike_key, suggest_alternative, tidy_title
 from scorekeeper.ofc import TABLE_RULES, RuleError
 from scorekeeper.services.errors import LookAlike, Refused, checked_name
 from scorekeeper.services.locks import lock_group
+from scorekeeper.table.names import (
+    has_hidden_characters,
+    look_alike_key,
+    suggest_alternative,
+    tidy_title,
+)
 
 
 class NameTaken(Refused):

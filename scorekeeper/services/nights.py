@@ -11,13 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.backups_kept import keep_backup_soon
 from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
-from scorekeeper.names import taken_by
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart, checked_table_rules
 from scorekeeper.services.locks import at_table, lock_group, night_change
+from scorekeeper.site.backups_kept import keep_backup_soon
+from scorekeeper.table.names import taken_by
 from scorekeeper.terms import game_name
 
 

@@ -6,8 +6,8 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.models import PayDetails, User
 from scorekeeper.models.pay_details import LINK_FIELDS
-from scorekeeper.paying import BadIban, BadLink, Service, check_bic, check_iban, check_link
 from scorekeeper.services.errors import Refused
+from scorekeeper.table.paying import BadIban, BadLink, Service, check_bic, check_iban, check_link
 
 
 @transaction.atomic

@@ -10,9 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from scorekeeper.button import next_dealer
 from scorekeeper.dates import time_of_day
-from scorekeeper.formatting import signed
 from scorekeeper.i18n import clauses, difference, money
 from scorekeeper.models import (
     MAX_POINTS,
@@ -30,6 +28,8 @@ from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import at_table, night_change
+from scorekeeper.table.button import next_dealer
+from scorekeeper.table.formatting import signed
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 from django.db import transaction
 
 from scorekeeper.models import Night, SeatDraw
-from scorekeeper.seat_draw import draw_seats
 from scorekeeper.services.nights import SeatRequest, start_night
+from scorekeeper.table.seat_draw import draw_seats
 
 
 @transaction.atomic

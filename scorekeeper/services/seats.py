@@ -3,12 +3,12 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scorekeeper.button import at_or_after, next_dealer
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
 from scorekeeper.services.locks import at_table, lock_group, night_change
 from scorekeeper.services.nights import check_guest_names
+from scorekeeper.table.button import at_or_after, next_dealer
 from scorekeeper.terms import game_name
 
 

@@ -1,9 +1,10 @@
-"""Points and money in templates: the formatting of :mod:`scorekeeper.formatting`,
+"""Points and money in templates: the formatting of :mod:`scorekeeper.table.formatting`,
 money as the active language writes it."""
 
 from django import template
 
-from scorekeeper import formatting, i18n
+from scorekeeper import i18n
+from scorekeeper.table import formatting
 
 register = template.Library()
 

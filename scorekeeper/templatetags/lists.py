@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 
 from scorekeeper import i18n
-from scorekeeper.formatting import signed
+from scorekeeper.table.formatting import signed
 
 register = template.Library()
 

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
 from scorekeeper.models import Group, Night, User
-from scorekeeper.network import table_base_url
+from scorekeeper.site.network import table_base_url
 
 
 class AuthenticatedRequest(HttpRequest):

@@ -13,13 +13,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import LanguageForm, LoginForm, SignUpForm
 from scorekeeper.forms.pay_details import PayDetailsForm
-from scorekeeper.middleware import set_language_cookie
 from scorekeeper.reads.pay_details import own_pay_details
 from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 from scorekeeper.services.pay_details import save_pay_details
-from scorekeeper.throttle import signup_refusal
+from scorekeeper.site.middleware import set_language_cookie
+from scorekeeper.site.throttle import signup_refusal
 from scorekeeper.views.access import AuthenticatedRequest
 
 

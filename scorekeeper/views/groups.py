@@ -31,7 +31,7 @@ from scorekeeper.reads.polls import group_now
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import LookAlike, Refused
-from scorekeeper.throttle import signup_refusal
+from scorekeeper.site.throttle import signup_refusal
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,

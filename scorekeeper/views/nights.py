@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.converters import row_id
-from scorekeeper.formatting import names
 from scorekeeper.forms.groups import HouseRulesForm
 from scorekeeper.forms.nights import EntryForm, StartNightForm, initial_for
 from scorekeeper.i18n import language
@@ -24,6 +23,7 @@ from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.same_table import start_same_table
 from scorekeeper.services.seat_draws import start_drawn_night
+from scorekeeper.table.formatting import names
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,

@@ -10,13 +10,13 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.backup import restore_backup, write_backup
 from scorekeeper.models import Entry, Group, Night, Payment, Round, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.groups import create_group
 from scorekeeper.services.payments import mark_paid, pay_owed
 from scorekeeper.services.rounds import edit_round
+from scorekeeper.site.backup import restore_backup, write_backup
 from tests.helpers import (
     body_text,
     enter,

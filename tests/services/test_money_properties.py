@@ -35,7 +35,7 @@ from scorekeeper.services.payments import (
     unmark_paid,
 )
 from scorekeeper.services.rounds import edit_round
-from scorekeeper.settlement import apply_loss_cap
+from scorekeeper.table.settlement import apply_loss_cap
 from tests.helpers import finish, log_in, make_group, make_night, play
 
 MEMBERS = ("Anna", "Bram", "Chris", "Dora")

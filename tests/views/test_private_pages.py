@@ -4,7 +4,7 @@ codes on the table's Wi-Fi never point where the Host header says."""
 import pytest
 from django.urls import reverse
 
-from scorekeeper import network
+from scorekeeper.site import network
 
 
 def test_private_pages_say_private_no_store(login, make_group):

@@ -4,11 +4,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.formatting import money
 from scorekeeper.models import Group, Night, Payment, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.nights import end_night
+from scorekeeper.table.formatting import money
 from tests.helpers import finish, log_in, play, rounds_of, settle_url
 
 # --- the settlement ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Membership, User
-from scorekeeper.throttle import (
+from scorekeeper.site.throttle import (
     LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_TRIES_PER_NAME,
     SIGNUPS_PER_ADDRESS,

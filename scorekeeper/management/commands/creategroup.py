@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.network import base_urls
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import create_group
+from scorekeeper.site.network import base_urls
 
 
 class Command(BaseCommand):

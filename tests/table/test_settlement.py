@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.settlement import EXACT_LIMIT, CappedBalances, apply_loss_cap, settle
+from scorekeeper.table.settlement import EXACT_LIMIT, CappedBalances, apply_loss_cap, settle
 
 # ---------------------------------------------------------------------------
 # Helpers, written independently of the module under test.

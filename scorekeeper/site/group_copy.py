@@ -3,7 +3,7 @@
 ``write_group`` writes the group with everything of it (memberships, nights, seats,
 rounds with the one in progress and its Fantasyland, entries with their cards,
 corrections, payments of nights and of what was owed across them) and the accounts
-those name, in the file format of :mod:`scorekeeper.backup` with its own ``format``.
+those name, in the file format of :mod:`scorekeeper.site.backup` with its own ``format``.
 ``import_group`` brings such a file into any database, beside what is there: every
 row gets a new key and every reference follows it. Password hashes travel with the
 accounts, so everyone logs in as before; an account whose name is taken here gets a
@@ -21,7 +21,13 @@ from typing import Any
 from django.core import serializers
 from django.db import connection, models, transaction
 
-from scorekeeper.backup import (
+from scorekeeper.models import Entry, Group, Membership, Night, Round, Seat, User
+from scorekeeper.models.groups import new_invite_token
+from scorekeeper.models.nights import RoundEdit
+from scorekeeper.models.pay_details import PayDetails
+from scorekeeper.models.payments import Payment, TabPart, TabPayment
+from scorekeeper.models.seat_draws import SeatDraw
+from scorekeeper.site.backup import (
     BackupError,
     app_models,
     as_document,
@@ -29,13 +35,7 @@ from scorekeeper.backup import (
     read_document,
     write_document,
 )
-from scorekeeper.models import Entry, Group, Membership, Night, Round, Seat, User
-from scorekeeper.models.groups import new_invite_token
-from scorekeeper.models.nights import RoundEdit
-from scorekeeper.models.pay_details import PayDetails
-from scorekeeper.models.payments import Payment, TabPart, TabPayment
-from scorekeeper.models.seat_draws import SeatDraw
-from scorekeeper.names import suggest_alternative
+from scorekeeper.table.names import suggest_alternative
 
 FORMAT = "ofcboard-group"
 VERSION = 1

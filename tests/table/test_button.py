@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.button import at_or_after, next_clockwise, next_dealer
 from scorekeeper.ofc import FantasylandState as Fantasyland
 from scorekeeper.ofc import next_fantasyland
 from scorekeeper.ofc.games import PRESETS
+from scorekeeper.table.button import at_or_after, next_clockwise, next_dealer
 
 
 def play(hands: list[bool], *, hold: bool, seats=(1, 2, 3), first=1) -> list[int]:

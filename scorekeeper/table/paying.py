@@ -24,7 +24,7 @@ from stdnum import iban as stdnum_iban
 from stdnum import numdb
 from stdnum.exceptions import InvalidChecksum, ValidationError
 
-from scorekeeper.formatting import minor_digits
+from scorekeeper.table.formatting import minor_digits
 
 # EPC069-12 version 002: the lengths a bank app accepts.
 EPC_NAME_MAX = 70

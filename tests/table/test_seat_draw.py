@@ -4,7 +4,7 @@ dealer as likely as the others."""
 from collections import Counter
 from itertools import permutations
 
-from scorekeeper.seat_draw import draw_seats
+from scorekeeper.table.seat_draw import draw_seats
 
 PLAYERS = ("Anna", "Bram", "Chris", "Dora")
 DRAWS = 4800  # 200 expected for each of the 24 orders

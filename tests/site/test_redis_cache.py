@@ -1,12 +1,12 @@
-"""The Redis cache the app survives losing (scorekeeper/redis_cache.py), against a
+"""The Redis cache the app survives losing (scorekeeper/site/redis_cache.py), against a
 Redis that is not there: reads miss, counts go on in the fallback, said once."""
 
 import logging
 
 from django.core.cache.backends.locmem import LocMemCache
 
-from scorekeeper import redis_cache
-from scorekeeper.redis_cache import RedisOrFallback
+from scorekeeper.site import redis_cache
+from scorekeeper.site.redis_cache import RedisOrFallback
 
 NOBODY_LISTENS = "redis://127.0.0.1:9/0"  # the discard port: refused at once
 
@@ -22,7 +22,7 @@ def gone_redis(monkeypatch, fallback: str = "") -> RedisOrFallback:
 
 def test_without_redis_a_session_read_misses_and_a_write_fails_nothing(monkeypatch, caplog):
     cache = gone_redis(monkeypatch)
-    with caplog.at_level(logging.WARNING, logger="scorekeeper.redis_cache"):
+    with caplog.at_level(logging.WARNING, logger="scorekeeper.site.redis_cache"):
         for _ in range(20):
             cache.set("django.contrib.sessions.cached_dbabc", {"user": 1})
             assert cache.get("django.contrib.sessions.cached_dbabc") is None

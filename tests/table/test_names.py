@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.names import (
+from scorekeeper.table.names import (
     clean_name,
     has_hidden_characters,
     look_alike_key,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.chart import ChartSeries, _thinned, running_totals_svg
-from scorekeeper.formatting import money, signed
+from scorekeeper.table.chart import ChartSeries, _thinned, running_totals_svg
+from scorekeeper.table.formatting import money, signed
 
 SVG = "{http://www.w3.org/2000/svg}"
 

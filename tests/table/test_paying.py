@@ -5,7 +5,7 @@ import io
 import pytest
 import segno
 
-from scorekeeper.paying import (
+from scorekeeper.table.paying import (
     BadIban,
     BadLink,
     Service,

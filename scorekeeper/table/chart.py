@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape as _html_escape
 
-from scorekeeper.formatting import signed
+from scorekeeper.table.formatting import signed
 
 #: Distinct ``series-N`` classes before they repeat.
 SERIES_CLASSES = 8
