@@ -4,9 +4,9 @@ import os
 import shutil
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
-
-from tests.helpers import PASSWORD
 
 # Playwright's sync API keeps an event loop running in the test thread; the tests
 # only touch the database between browser steps, never concurrently with it.
@@ -72,17 +72,24 @@ def _note_violation(text: str, violations: list[str]) -> None:
         violations.append(text)
 
 
+def log_in_context(context, user, url: str) -> None:
+    """The browser context ``context`` logged in as ``user`` on the server at ``url``:
+    a session made by Django's test client, its cookie handed to the browser. The
+    login form itself is tested once (test_join_by_link.py); every other test starts
+    logged in, without the form's two page loads and password check."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": url}])
+
+
 @pytest.fixture
-def log_in_phone(phone):
-    """A phone logged in as `user` through the real login form."""
+def log_in_phone(phone, live_server):
+    """A phone logged in as `user` by its session cookie, on no page yet."""
 
     def open_as(user):
         page = phone()
-        page.goto("/login/")
-        page.fill("#id_username", user.name)
-        page.fill("#id_password", PASSWORD)
-        page.click("button[type=submit].primary")
-        page.wait_for_url(lambda url: "/login/" not in url)
+        log_in_context(page.context, user, live_server.url)
         return page
 
     return open_as

@@ -16,8 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper.models import User
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from tests.helpers import PASSWORD
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, log_in_context
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -70,7 +69,9 @@ def secure_phone(browser, https_url):
     trusting.close()
 
 
-def test_over_https_the_worker_registers_and_the_night_page_opens_offline(make_night, secure_phone):
+def test_over_https_the_worker_registers_and_the_night_page_opens_offline(
+    make_night, secure_phone, https_url
+):
     page = secure_phone
     night = make_night(("Anna", "Bram"))
     manifest = page.request.get("/manifest/en.webmanifest")
@@ -79,11 +80,7 @@ def test_over_https_the_worker_registers_and_the_night_page_opens_offline(make_n
     worker = page.request.get("/service-worker.js")
     assert worker.ok and worker.headers["content-type"].startswith("application/javascript")
 
-    page.goto("/login/")
-    page.fill("#id_username", "Anna")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit].primary")
-    page.wait_for_url(lambda url: "/login/" not in url)
+    log_in_context(page.context, User.objects.get(name="Anna"), https_url)
     page.goto(f"/nights/{night.pk}/")
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == page.url.split("/nights/")[0] + "/"
@@ -122,15 +119,11 @@ def night_pages(page) -> list[str]:
 
 
 def test_logging_out_sends_the_saves_first_and_leaves_no_page_of_the_account(
-    make_night, secure_phone
+    make_night, secure_phone, https_url
 ):
     page = secure_phone
     night = make_night(("Anna", "Bram"))
-    page.goto("/login/")
-    page.fill("#id_username", "Anna")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit].primary")
-    page.wait_for_url(lambda url: "/login/" not in url)
+    log_in_context(page.context, User.objects.get(name="Anna"), https_url)
     page.goto(f"/nights/{night.pk}/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # under the worker, which keeps this night page

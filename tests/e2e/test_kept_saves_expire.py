@@ -23,6 +23,7 @@ def kept_save(user: int, age_ms: int, key: str) -> dict:
 def test_another_accounts_saves_kept_over_a_day_are_dropped_and_said(make_user, log_in_phone):
     anna = make_user("Anna")
     page = log_in_phone(anna)
+    page.goto("/")
     others = [
         kept_save(anna.pk + 100, DAY_MS + 60_000, "old"),
         kept_save(anna.pk + 100, 3_600_000, "young"),
