@@ -151,24 +151,14 @@ def _scoring(night: Night) -> dict:
     return {"system": system, **scoring.as_json()}
 
 
-def export_data(group: Group, nights: QuerySet[Night]) -> dict:
-    """The nights as plain data, ready for ``json.dumps``."""
-    return {
-        **_group_head(group),
-        "nights": [
-            {**_night_head(night), "rounds": [_round_data(r) for r in rounds]}
-            for night, rounds in _rounds_by_night(_nights(nights))
-        ],
-    }
-
-
 def _open(data: dict, key: str) -> str:
     """``data`` as JSON, left open at a last key ``key`` whose list follows."""
     return json.dumps(data, ensure_ascii=False)[:-1] + f', "{key}": ['
 
 
 def export_json_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
-    """The same JSON as :func:`export_json` (without its indentation), as it is made."""
+    """The group and its nights, each with its rounds, as one JSON document, made a
+    round at a time."""
     yield _open(_group_head(group), "nights")
     for night_index, (night, rounds) in enumerate(_rounds_by_night(_nights(nights))):
         yield ("," if night_index else "") + _open(_night_head(night), "rounds")
@@ -176,10 +166,6 @@ def export_json_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
             yield ("," if round_index else "") + json.dumps(_round_data(round_), ensure_ascii=False)
         yield "]}"
     yield "]}"
-
-
-def export_json(group: Group, nights: QuerySet[Night]) -> str:
-    return json.dumps(export_data(group, nights), ensure_ascii=False, indent=2)
 
 
 def _cell(text: str | None) -> str:
@@ -225,8 +211,3 @@ def export_csv_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
                 out.seek(0)
                 out.truncate()
     yield out.getvalue()
-
-
-def export_csv(group: Group, nights: QuerySet[Night]) -> str:
-    """One row per entry, in the order the rounds were played."""
-    return "".join(export_csv_chunks(group, nights))
