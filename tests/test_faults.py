@@ -30,6 +30,8 @@ from django.test import Client
 from scorekeeper.models import Entry
 from tests.helpers import PASSWORD, make_group, make_night, start_server
 
+pytestmark = pytest.mark.database
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Anna", "Bram", "Chris")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

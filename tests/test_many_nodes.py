@@ -25,6 +25,8 @@ from django.test import Client
 from scorekeeper.models import Entry, Night
 from tests.helpers import make_group, make_night, start_server
 
+pytestmark = pytest.mark.database
+
 ROUNDS = 6
 PLAYERS = ("Anna", "Bram", "Chris")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

@@ -16,6 +16,8 @@ from django.test import Client
 from tests.helpers import make_night, start_server
 from tests.test_many_nodes import _cookie, database_url
 
+pytestmark = pytest.mark.database
+
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 

@@ -27,6 +27,8 @@ from tests.helpers import (
     seats_of,
 )
 
+pytestmark = pytest.mark.database
+
 
 def played_site():
     """Two finished nights with cards (play_two_nights), a correction, a payment of a

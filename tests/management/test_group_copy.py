@@ -16,6 +16,8 @@ from scorekeeper.site.group_copy import import_group, write_group
 from tests.helpers import PASSWORD, enter, make_group, make_night, play
 from tests.management.test_backup import empty_the_database, everything_read, played_site
 
+pytestmark = pytest.mark.database
+
 
 def read_as_text(group: Group) -> list[str]:
     """What a person reads on every page and export of the group and its nights,

@@ -133,6 +133,7 @@ def test_an_unknown_format_is_404(night, login):
     assert client.get(reverse("group_export", args=[night.group.pk, "pdf"])).status_code == 404
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("count", [1, 4])
 def test_the_group_export_takes_the_same_queries_however_many_nights(
     make_night, login, django_assert_num_queries, count

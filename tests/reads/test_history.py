@@ -51,6 +51,7 @@ def test_a_night_that_is_still_running_is_not_in_the_history_list(make_night, lo
     assert "No finished nights yet." in page.content.decode()
 
 
+@pytest.mark.database
 def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
     make_night, login, django_assert_num_queries
 ):
@@ -203,6 +204,7 @@ def test_someone_who_never_was_a_member_has_no_history_page(two_nights, make_use
     assert page.status_code == 404
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("count", [2, 6])
 def test_the_group_table_takes_the_same_queries_however_many_rounds(
     make_night, login, django_assert_num_queries, count

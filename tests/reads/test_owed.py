@@ -1,5 +1,7 @@
 """What is still owed across nights: money per person, netted, in the fewest payments."""
 
+import pytest
+
 from scorekeeper.models import User
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.services.groups import leave_group
@@ -109,6 +111,7 @@ def test_the_folded_settlement_leaves_out_later_nights_and_other_currencies(db):
     assert _payments(folded) == [("Bram", "Anna", 100, "EUR")]
 
 
+@pytest.mark.database
 def test_the_owed_read_takes_the_same_queries_for_two_nights_as_for_six(
     db, django_assert_num_queries
 ):

@@ -158,6 +158,7 @@ def test_per_hand_rounds_a_half_away_from_zero(points, hands, shown):
     assert per_hand(points, hands) == shown
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("nights", [2, 6])
 def test_a_record_takes_the_same_queries_however_many_nights(
     make_group, make_night, django_assert_num_queries, nights

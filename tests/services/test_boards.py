@@ -97,6 +97,7 @@ def test_a_reopened_round_is_counted_again_when_a_board_changes(make_night):
     assert Entry.objects.get(seat__name="Bram").fantasyland_made == ""
 
 
+@pytest.mark.database
 def test_only_a_board_may_wait_for_its_total(make_night):
     night = make_night(("Anna", "Bram"), game="pineapple")
     type_total(night, "Anna", 4)

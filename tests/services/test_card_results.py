@@ -343,6 +343,7 @@ def test_undoing_a_round_clears_its_results_and_a_board_set_again_is_scored_agai
     assert not _stored(night)["Bram"]["fantasyland"]
 
 
+@pytest.mark.database
 def test_a_fixed_total_leaves_the_card_results_and_nothing_unchanged_is_written(make_night):
     night = make_night(("Anna", "Bram"), game="pineapple")
     _set(night, "Anna", A)
@@ -410,6 +411,7 @@ def test_a_copied_group_reads_the_same_card_records(make_night, tmp_path):
         }
 
 
+@pytest.mark.database
 def test_a_player_who_only_typed_totals_costs_one_query(make_night, django_assert_num_queries):
     night = finish(play(make_night(("Anna", "Bram")), {"Anna": 3, "Bram": -3}))
     group, anna = night.group, User.objects.get(name="Anna")

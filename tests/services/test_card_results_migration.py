@@ -10,6 +10,8 @@ from scorekeeper.reads.records import card_record
 from tests.management.test_backup import played_site
 from tests.services.test_card_results import rescored_card_record
 
+pytestmark = pytest.mark.database
+
 BEFORE = ("scorekeeper", "0013_payment_details")
 
 

@@ -11,6 +11,8 @@ from scorekeeper.models import Entry, Night
 from scorekeeper.services.errors import Refused
 from tests.helpers import enter
 
+pytestmark = pytest.mark.database
+
 ROUNDS = 25
 TOTALS = {"Anna": 5, "Bram": -8, "Chris": 3}
 PASSES = 10

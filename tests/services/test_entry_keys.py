@@ -162,6 +162,7 @@ def test_a_board_sent_twice_with_its_key_counts_once(make_night):
     assert Entry.objects.get().client_key == KEY
 
 
+@pytest.mark.database
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_racing_with_one_key_write_one_entry(make_night):
     night = make_night()  # three seats: the round stays open

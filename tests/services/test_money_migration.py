@@ -11,6 +11,8 @@ from tests.helpers import finish, play
 from tests.management.test_backup import played_site
 from tests.services.test_money_properties import _recomputed
 
+pytestmark = pytest.mark.database
+
 BEFORE = ("scorekeeper", "0011_tab_payment_key_per_group")
 
 

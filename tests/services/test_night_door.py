@@ -272,6 +272,7 @@ def test_a_refused_change_leaves_the_version_as_it_was(db, case):
     assert version(night) == before
 
 
+@pytest.mark.database
 @pytest.mark.django_db(transaction=True)
 def test_the_door_opens_only_inside_a_transaction_that_can_take_a_change_back():
     night = make_night()
@@ -322,6 +323,7 @@ def _night_row_reads(queries: list[dict]) -> list[str]:
     return [query["sql"] for query in queries if row in query["sql"]]
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("key", ["", KEY], ids=["a total", "a total with its key"])
 def test_saving_a_total_reads_and_locks_the_night_once(make_night, key):
     night = make_night()
@@ -336,6 +338,7 @@ def test_saving_a_total_reads_and_locks_the_night_once(make_night, key):
         assert reads[0].endswith("FOR UPDATE")
 
 
+@pytest.mark.database
 def test_setting_a_board_with_its_key_reads_and_locks_the_night_once(make_night):
     night = make_night()
     seat = seats_of(night)["Anna"]
@@ -351,6 +354,7 @@ def test_setting_a_board_with_its_key_reads_and_locks_the_night_once(make_night)
     assert len(_night_row_reads(captured.captured_queries)) == 1
 
 
+@pytest.mark.database
 def test_a_keyed_total_reads_neither_the_night_nor_the_entry_twice(
     make_night, django_assert_num_queries
 ):
@@ -373,6 +377,7 @@ def _seat_writes(captured: CaptureQueriesContext) -> list[str]:
     ]
 
 
+@pytest.mark.database
 def test_the_stored_money_is_written_when_a_round_goes_through_and_not_for_a_total_before(
     make_night,
 ):

@@ -8,6 +8,8 @@ from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state
 from tests.helpers import play, seats_of
 from tests.services.test_concurrency import run_at_once
 
+pytestmark = pytest.mark.database
+
 PAIRS = 10
 
 

@@ -74,6 +74,7 @@ def test_only_the_newest_backups_are_kept(folder, settings):
     assert not cut_short.exists()  # a backup cut short two hours ago is cleared away
 
 
+@pytest.mark.database
 def test_the_newest_backup_restores_the_site_as_it_was(folder, tmp_path):
     group, nights = played_site()
     finish(nights[-1])

@@ -365,6 +365,7 @@ def status_of(body: str) -> str:
     return re.sub(r"<[^>]+>", "", body[start : body.index("</p>", start)])
 
 
+@pytest.mark.database
 def test_the_card_page_polls_its_status_and_nothing_changed_costs_two_queries(
     client, login, make_night, django_assert_num_queries
 ):
@@ -404,6 +405,7 @@ def test_a_board_saved_by_another_seat_leaves_the_waiting_list(client, login, ma
     assert client.get(poll_url_on(fragment)).status_code == 204  # and it polls on
 
 
+@pytest.mark.database
 def test_the_round_going_through_is_said_and_the_poll_stops(
     client, login, make_night, django_assert_num_queries
 ):

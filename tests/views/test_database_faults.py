@@ -10,6 +10,8 @@ from django.urls import reverse
 from scorekeeper.models import Entry, Round
 from tests.helpers import enter, log_in, seats_of
 
+pytestmark = pytest.mark.database
+
 WRITES = ("INSERT", "UPDATE", "DELETE")
 QUEUED = {"HTTP_ACCEPT": "application/json"}
 

@@ -227,6 +227,7 @@ def test_a_running_night_is_shown_with_its_round_and_a_way_in(client, login, mak
     assert f'href="{reverse("night_detail", args=[night.pk])}"' in body
 
 
+@pytest.mark.database
 def test_the_group_poll_answers_204_without_rendering_when_no_night_changed(
     client, login, make_night, django_assert_num_queries
 ):
@@ -291,6 +292,7 @@ def test_a_member_who_left_gets_404_from_the_group_poll(client, login, make_grou
     assert client.get(poll).status_code == 404
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("played", [1, 5])
 def test_the_group_poll_costs_the_same_however_many_nights(
     client, login, make_group, make_night, django_assert_num_queries, played

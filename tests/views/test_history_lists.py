@@ -140,6 +140,7 @@ def query_counts(client, group, anna) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.database
 def test_the_lists_take_the_same_queries_at_5_nights_and_at_45(group, play_nights_of, login):
     anna = User.objects.get(name="Anna")
     client = login("Anna")

@@ -119,6 +119,7 @@ def test_the_poll_stops_when_the_night_is_over(client, login, make_night):
     assert response.status_code == 286
 
 
+@pytest.mark.database
 def test_the_poll_with_nothing_new_costs_few_queries(
     client, login, make_night, django_assert_num_queries
 ):
@@ -139,6 +140,7 @@ def count_page_queries(client, night) -> int:
     return len(captured)
 
 
+@pytest.mark.database
 def test_night_page_queries_do_not_grow_with_rounds(
     client, login, make_night, django_assert_num_queries
 ):

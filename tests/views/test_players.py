@@ -97,6 +97,7 @@ def test_a_stranger_gets_no_players_table(two_nights_with_cards, make_user, logi
     assert login("Zed").get(reverse("players", args=[group.pk])).status_code == 404
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("nights", [2, 6])
 def test_the_pages_take_the_same_queries_however_many_nights(
     make_group, make_night, login, django_assert_num_queries, nights

@@ -151,6 +151,7 @@ def test_an_ended_night_tells_the_phones_to_stop_polling(client, login, night, w
     assert poll(client, which, night).status_code == 286  # htmx: stop polling
 
 
+@pytest.mark.database
 @every_poll
 def test_an_unchanged_poll_reads_the_user_and_the_version_and_nothing_else(
     client, login, night, which, django_assert_num_queries

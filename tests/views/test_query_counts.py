@@ -14,6 +14,8 @@ from scorekeeper.models import Entry, Group, Night, Round, Seat, User
 from scorekeeper.services.money import store_money
 from tests.helpers import finish, play
 
+pytestmark = pytest.mark.database
+
 PLAYERS = ("Anna", "Bram", "Chris")
 
 

@@ -244,6 +244,7 @@ def test_logged_out_visitors_are_sent_to_log_in(make_night, client):
 # --- queries -----------------------------------------------------------------------------
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("loss_cap", [None, 500])
 @pytest.mark.parametrize("count", [2, 6])
 def test_the_settlement_takes_six_queries_however_many_rounds(
@@ -459,6 +460,7 @@ def test_the_owed_part_alone_comes_back_for_htmx(make_night, login):
     assert body.lstrip().startswith('<section id="owed"') and "<html" not in body
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("nights", [2, 6])
 def test_the_owed_part_takes_the_same_queries_however_many_nights(
     make_night, login, django_assert_num_queries, nights
@@ -529,6 +531,7 @@ def test_settle_everything_tonight_folds_earlier_nights_in_as_their_own_lines(ma
     assert "folded" not in client.get(settle_url(tonight)).context
 
 
+@pytest.mark.database
 @pytest.mark.parametrize("nights", [2, 6])
 def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
     make_night, login, django_assert_num_queries, nights

@@ -3,6 +3,7 @@ a time as the list is scrolled, in the same few queries wherever the page starts
 
 import re
 
+import pytest
 from django.urls import reverse
 
 from scorekeeper.reads.nights import ROUNDS_PER_PAGE
@@ -12,6 +13,7 @@ SHOWN = re.compile(r'id="round-(\d+)"')
 OLDER = re.compile(r'hx-get="([^"]+\?before=\d+)"')
 
 
+@pytest.mark.database
 def test_the_rounds_page_shows_the_newest_rounds_and_loads_the_older_as_you_scroll(
     client, login, make_night, django_assert_max_num_queries
 ):

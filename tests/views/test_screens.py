@@ -1,6 +1,7 @@
 """The big screen: read-only and live for members, and through a link the table can
 share and take back."""
 
+import pytest
 from django.urls import reverse
 
 from scorekeeper.services.groups import join_group
@@ -22,6 +23,7 @@ def test_a_member_sees_the_round_the_dealer_and_who_the_round_waits_for(login, m
     assert "<form" not in body.split('id="screen"')[1].split("</section>")[0]
 
 
+@pytest.mark.database
 def test_the_screen_poll_answers_204_without_rendering_when_nothing_changed(
     login, make_night, django_assert_num_queries
 ):
@@ -36,6 +38,7 @@ def test_the_screen_poll_answers_204_without_rendering_when_nothing_changed(
     assert response.status_code == 200 and "Waiting for Bram" in response.content.decode()
 
 
+@pytest.mark.database
 def test_a_shared_link_shows_this_night_without_a_login_until_it_is_taken_back(
     client, login, make_night, django_assert_num_queries
 ):

@@ -1,6 +1,7 @@
 """The settlement's payments are polled: a payment marked on one phone shows as paid
 on the others, and nobody outside the group learns anything from the poll."""
 
+import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Night
@@ -11,6 +12,7 @@ def poll(client, night: Night, version: object):
     return client.get(reverse("night_settle_live", args=[night.pk]), {"version": version})
 
 
+@pytest.mark.database
 def test_the_poll_answers_204_until_a_payment_is_marked_then_the_paid_lines(
     make_night, login, django_assert_num_queries
 ):

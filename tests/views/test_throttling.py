@@ -189,6 +189,7 @@ def test_open_sign_up_is_counted_per_address(client, db, settings):
     assert User.objects.count() == per_address
 
 
+@pytest.mark.database
 @pytest.mark.django_db(transaction=True)
 def test_the_table_keeps_playing_while_logins_are_hammered():
     from tests.services.test_concurrency import run_at_once
@@ -219,6 +220,7 @@ def test_the_table_keeps_playing_while_logins_are_hammered():
     assert night.rounds.filter(recorded_at__isnull=False).count() == 5
 
 
+@pytest.mark.database
 def test_sign_up_counts_are_shared_through_the_database_cache(make_group, settings):
     # As `make run` has them: in the database, so every server process sees one count.
     settings.CACHES = {
