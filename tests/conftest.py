@@ -1,5 +1,9 @@
 """The fixtures every test may ask for: thin wrappers over `tests.helpers`."""
 
+import os
+import shutil
+from pathlib import Path
+
 import pytest
 from django.test import Client
 from hypothesis import settings
@@ -10,6 +14,48 @@ from tests import helpers
 # 200 ms deadline per example failed a correct brute-force check.
 settings.register_profile("ofcboard", deadline=None)
 settings.load_profile("ofcboard")
+
+
+def pytest_configure(config):
+    """The static files collected once for the whole run, as `make run` collects them
+    (hashed and compressed), into the run's own folder (tests/settings.py), by the
+    process that starts the run: pytest-xdist's workers start after this and find them."""
+    if hasattr(config, "workerinput"):
+        return
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("collectstatic", interactive=False, clear=True, verbosity=0)
+
+
+def pytest_unconfigure(config):
+    from django.conf import settings as django_settings
+
+    if not hasattr(config, "workerinput") and _static_root_of_this_run(django_settings):
+        shutil.rmtree(django_settings.STATIC_ROOT, ignore_errors=True)
+
+
+def _static_root_of_this_run(django_settings) -> bool:
+    # Only the folder tests/settings.py named for this run, never one given by hand.
+    return Path(django_settings.STATIC_ROOT).name == f"ofcboard-test-static-{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's live server, serving the static files as `make run` does: the
+    app's WhiteNoise from the collected folder, not Django's finders (which know no
+    hashed names)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    address = request.config.getvalue("liveserver") or os.getenv(
+        "DJANGO_LIVE_TEST_SERVER_ADDRESS", "localhost"
+    )
+    server = LiveServer(address, start=False)
+    server.thread.static_handler = lambda app: app
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

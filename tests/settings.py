@@ -1,7 +1,10 @@
-"""Test settings: production settings with a throwaway key and plain HTTP."""
+"""Test settings: production settings with a throwaway key and plain HTTP, DEBUG off
+and the static files served as `make run` serves them."""
 
 import os
 import secrets
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
@@ -15,24 +18,26 @@ CSRF_COOKIE_SECURE = False
 SECURE_HSTS_SECONDS = 0
 # Hashing passwords slowly is a production virtue and a test-suite cost.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
 
 # A real file, not SQLite's shared in-memory database: the concurrency tests need
 # WAL and the busy timeout as they are in production. pytest-xdist adds a suffix per worker.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    import tempfile
-    from pathlib import Path as _Path
-
     DATABASES["default"]["TEST"] = {
-        "NAME": str(_Path(tempfile.gettempdir()) / f"ofcboard-test-{os.getpid()}.sqlite3")
+        "NAME": str(Path(tempfile.gettempdir()) / f"ofcboard-test-{os.getpid()}.sqlite3")
     }
 
-# Serve static files from the app folders, as `make run` does; no collectstatic needed.
-WHITENOISE_AUTOREFRESH = True
-WHITENOISE_USE_FINDERS = True
+# The site as `make run` serves it: DEBUG off, and the static files hashed and
+# compressed by the production storage (CompressedManifestStaticFilesStorage), served
+# by WhiteNoise from their collected folder. tests/conftest.py collects them once per
+# test run into this run's own folder, named here by the process that starts the run;
+# its test workers and the servers the tests start inherit the name.
+DEBUG = False
+STATIC_ROOT = Path(
+    os.environ.setdefault(
+        "OFCBOARD_TEST_STATIC_ROOT",
+        str(Path(tempfile.gettempdir()) / f"ofcboard-test-static-{os.getpid()}"),
+    )
+)
 
 # Sign-ups are counted in this process's memory, emptied before each test
 # (tests/conftest.py), so one test's sign-ups never throttle another's.

@@ -1,5 +1,7 @@
 """The answers a phone's queue reads, and the installable app's files."""
 
+import re
+
 from django.urls import reverse
 
 from scorekeeper.models import Entry
@@ -75,5 +77,8 @@ def test_the_service_worker_is_served_from_the_root_and_names_the_static_files(c
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/javascript")
     body = response.content.decode()
-    assert "/static/ofcboard/queue.js" in body and "/static/django_htmx/htmx-2.min.js" in body
+    # By their hashed names, as `make run` serves them.
+    assert re.search(r'"/static/ofcboard/queue\.[0-9a-f]{12}\.js"', body)
+    assert re.search(r'"/static/django_htmx/htmx-2\.min\.[0-9a-f]{12}\.js"', body)
+    assert 'const STATIC_URL = "/static/";' in body
     assert reverse("service_worker") == "/service-worker.js"
