@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from scorekeeper.models import Group, Membership, Night, PayDetails, User
 from scorekeeper.reads.qr import qr_markup
+from scorekeeper.reads.tally import user_id_of_key
 from scorekeeper.table.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
 
 
@@ -86,14 +87,12 @@ def service_name(service: Service) -> str:
 
 def payee_user_id(payee: object) -> int | None:
     """The account a payment line's payee is: a seat's user, or an owed line's person
-    (``user:<id>``); None for a guest."""
+    (its :func:`~scorekeeper.reads.tally.person_key`); None for a guest."""
     user_id = getattr(payee, "user_id", None)
     if user_id is not None:
         return int(user_id)
     key = getattr(payee, "key", "")
-    if isinstance(key, str) and key.startswith("user:"):
-        return int(key.removeprefix("user:"))
-    return None
+    return user_id_of_key(key) if isinstance(key, str) else None
 
 
 def pay_to(
