@@ -47,6 +47,7 @@ process's threads that do the app's work from the 8 below.
 """
 
 import argparse
+import functools
 import io
 import ipaddress
 import os
@@ -67,12 +68,12 @@ HEADER_READ_SECONDS = 10
 CONNECTION_LIMIT = 4000
 THREADS = 8
 
-# Posts that check or set a password (scorekeeper/urls.py: the login page, the open
-# sign-up, an invitation link's sign-up and login). Hashing one takes half a second
-# of a core on purpose; they run HASHING_AT_ONCE at a time in a lane of their own, so
-# wrong passwords sent as fast as a script can never keep polls and saves waiting for
-# a thread, and at most HASHING_WAITING more wait for their turn (503 past that).
-PASSWORD_PATHS = ("/login/", "/signup/", "/join/")
+# Posts that check or set a password (scorekeeper/urls.py names them: the login page,
+# the open sign-up, an invitation link's sign-up and login). Hashing one takes half a
+# second of a core on purpose; they run HASHING_AT_ONCE at a time in a lane of their
+# own, so wrong passwords sent as fast as a script can never keep polls and saves
+# waiting for a thread, and at most HASHING_WAITING more wait for their turn (503 past
+# that).
 HASHING_AT_ONCE = 1
 HASHING_WAITING = 16
 
@@ -254,9 +255,18 @@ class _Releasing:
                 self._release()
 
 
+@functools.cache
+def password_paths() -> tuple[str, ...]:
+    """Where the addresses of the posts that hash a password start, as the app's URLs
+    say (asked once Django is loaded, at the first post)."""
+    from scorekeeper.urls import password_paths
+
+    return password_paths()
+
+
 def hashes_a_password(environ: dict[str, Any]) -> bool:
     return environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "").startswith(
-        PASSWORD_PATHS
+        password_paths()
     )
 
 

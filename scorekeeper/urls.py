@@ -1,4 +1,4 @@
-from django.urls import URLPattern, path, register_converter
+from django.urls import URLPattern, path, register_converter, reverse
 
 from scorekeeper.converters import IdConverter
 from scorekeeper.views import (
@@ -15,6 +15,13 @@ from scorekeeper.views import (
 )
 
 register_converter(IdConverter, "id")
+
+# The pages whose posts check or set a password: logging in, the open sign-up, and an
+# invitation link's sign-up and login. Hashing one takes half a second of a core on
+# purpose, so ofcboard/serve.py runs those posts in a lane of their own
+# (:func:`password_paths`).
+LOGIN, SIGNUP, JOIN = "login/", "signup/", "join/"
+PASSWORD_ROUTES = (LOGIN, SIGNUP, JOIN)
 
 # The pages of one group and of one night: (route below its address, view, name).
 GROUP_PAGES = [
@@ -62,15 +69,15 @@ NIGHT_PAGES = [
 
 urlpatterns = [
     path("", groups.home, name="home"),
-    path("login/", accounts.LoginView.as_view(), name="login"),
+    path(LOGIN, accounts.LoginView.as_view(), name="login"),
     path("logout/", accounts.LogoutView.as_view(), name="logout"),
-    path("signup/", accounts.signup, name="signup"),
+    path(SIGNUP, accounts.signup, name="signup"),
     path("language/", accounts.language, name="language"),
     path("account/", accounts.account, name="account"),
     path("rules/", rules.rules, name="rules"),
     path("service-worker.js", offline.service_worker, name="service_worker"),
     path("manifest/<str:language>.webmanifest", offline.manifest, name="manifest"),
-    path("join/<str:token>/", groups.join, name="join"),
+    path(JOIN + "<str:token>/", groups.join, name="join"),
     path("screen/<str:token>/", screens.shared_screen, name="shared_screen"),
     path("screen/<str:token>/live/", screens.shared_screen_live, name="shared_screen_live"),
     path("groups/new/", groups.group_create, name="group_create"),
@@ -83,3 +90,10 @@ def _under(prefix: str, pages: list) -> list[URLPattern]:
 
 urlpatterns += _under("groups/<id:group_id>/", GROUP_PAGES)
 urlpatterns += _under("nights/<id:night_id>/", NIGHT_PAGES)
+
+
+def password_paths() -> tuple[str, ...]:
+    """Where the addresses of the pages that check or set a password start
+    (``"/login/"``, ``"/signup/"``, ``"/join/"``), wherever the app's pages are."""
+    home = reverse("home")
+    return tuple(home + route for route in PASSWORD_ROUTES)

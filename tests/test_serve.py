@@ -11,12 +11,12 @@ from django.urls import reverse
 
 from ofcboard.serve import (
     MAX_REQUEST_BODY,
-    PASSWORD_PATHS,
     BodyReads,
     Lane,
     behind_a_proxy,
     hashes_a_password,
     in_lanes,
+    password_paths,
     reading_bodies_first,
 )
 
@@ -196,7 +196,7 @@ def test_password_posts_have_a_lane_of_their_own():
 
 def test_the_password_paths_are_the_pages_that_check_passwords():
     for url in (reverse("login"), reverse("signup"), reverse("join", args=["abc"])):
-        assert url.startswith(PASSWORD_PATHS)
+        assert url.startswith(password_paths())
         assert hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": url})
         assert not hashes_a_password({"REQUEST_METHOD": "GET", "PATH_INFO": url})
     night_save = reverse("entry_save", args=[1])
