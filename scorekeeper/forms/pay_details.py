@@ -93,10 +93,8 @@ class PayDetailsForm(forms.ModelForm):
                         service.value,
                         NOT_THE_SERVICE % {"service": shape.name, "example": shape.example},
                     )
-        if data.get("iban") and not (data.get("holder") or "").strip():
-            self.add_error(
-                "holder", gettext("Enter the name on the account, as your bank writes it.")
-            )
+        # The account holder's own rule (an IBAN needs one, nothing invisible in it) is
+        # the model's clean(), which a ModelForm runs after this.
         return data
 
 

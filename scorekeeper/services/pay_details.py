@@ -1,5 +1,6 @@
 """Saving how a member likes to be paid."""
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,7 +15,9 @@ from scorekeeper.table.paying import BadIban, BadLink, Service, check_bic, check
 def save_pay_details(
     *, user: User, holder: str = "", iban: str = "", bic: str = "", **links: str
 ) -> PayDetails:
-    """Keep ``user``'s bank account and links (blank: none), each checked again here."""
+    """Keep ``user``'s bank account and links (blank: none), each checked again here:
+    the IBAN kept compact and in capitals (check_iban), the account holder by the
+    model's own rule (PayDetails.clean), the same the account page's form says."""
     unknown = set(links) - set(LINK_FIELDS)
     if unknown:
         raise TypeError(f"not a payment link: {sorted(unknown)}")
@@ -27,13 +30,15 @@ def save_pay_details(
         }
     except (BadIban, BadLink, ValueError):
         raise Refused(_("Those payment details could not be saved: check each field.")) from None
-    holder = " ".join(holder.split())
-    if iban and not holder:
-        raise Refused(_("Enter the name on the account, as your bank writes it."))
+    # A refusal below takes back the row made here with the rest of the transaction.
     details, _created = PayDetails.objects.select_for_update().get_or_create(user=user)
     details.holder, details.iban, details.bic = holder, iban, bic
     for name in LINK_FIELDS:
         setattr(details, name, checked.get(name, ""))
     details.updated_at = timezone.now()
+    try:
+        details.full_clean(validate_unique=False)
+    except ValidationError as problem:
+        raise Refused(" ".join(problem.messages)) from None
     details.save()
     return details

@@ -61,8 +61,14 @@ def iban_length(country: str) -> int:
 
 
 def check_iban(value: str) -> str:
-    """``value`` as typed, once it is an IBAN: its country's length and pattern, and
-    ISO 13616's mod-97 check digits. Raises :class:`BadIban`."""
+    """``value`` as it is kept, once it is an IBAN (its country's length and pattern,
+    and ISO 13616's mod-97 check digits): compact, as :func:`compact_iban` writes it,
+    whatever spaces, tabs or line breaks and lower case it was typed with. Raises
+    :class:`BadIban`.
+
+    >>> check_iban(" nl91 abna\\t0417 1643\\n00 ")
+    'NL91ABNA0417164300'
+    """
     iban = compact_iban(value)
     if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]+", iban):
         raise BadIban("format")
@@ -77,7 +83,7 @@ def check_iban(value: str) -> str:
         raise BadIban("checksum") from None
     except ValidationError:
         raise BadIban("format") from None
-    return value.strip()
+    return iban
 
 
 def check_bic(value: str) -> str:

@@ -18,9 +18,11 @@ from scorekeeper.table.paying import (
 from tests.qr import decode_png
 
 
-def test_an_iban_is_kept_as_typed_once_its_check_digits_and_length_are_right():
-    assert check_iban("NL91 ABNA 0417 1643 00") == "NL91 ABNA 0417 1643 00"
-    assert check_iban("de89370400440532013000") == "de89370400440532013000"
+def test_an_iban_is_kept_compact_and_upper_case_once_its_check_digits_and_length_are_right():
+    assert check_iban("NL91 ABNA 0417 1643 00") == "NL91ABNA0417164300"
+    assert check_iban("de89370400440532013000") == "DE89370400440532013000"
+    # Tabs, line breaks and no-break spaces are spaces too (a paste from a bank's page).
+    assert check_iban("\tnl91\u00a0abna 0417\n1643 00 ") == "NL91ABNA0417164300"
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.models import Group, Night, PayDetails, User
+from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.pay_details import save_pay_details
 from tests.helpers import finish, make_group, play, rounds_of, settle_url
 
 IBAN = "NL91 ABNA 0417 1643 00"
+COMPACT = "NL91ABNA0417164300"  # as it is kept
 ACCOUNT = reverse("account")
 
 
@@ -30,7 +32,7 @@ def night(make_night) -> Night:
 # --- the account page --------------------------------------------------------------
 
 
-def test_the_account_page_keeps_the_iban_as_typed_and_each_link(login, make_user):
+def test_the_account_page_keeps_the_iban_compact_and_each_link(login, make_user):
     make_user("Anna")
     client = login("Anna")
     assert client.get(ACCOUNT).status_code == 200
@@ -42,7 +44,7 @@ def test_the_account_page_keeps_the_iban_as_typed_and_each_link(login, make_user
     details = PayDetails.objects.get(user__name="Anna")
     assert (details.holder, details.iban, details.paypal) == (
         "Anna de Vries",
-        IBAN,
+        COMPACT,
         "https://paypal.me/AnnaDV",
     )
     # The menu's name leads here.
@@ -86,7 +88,7 @@ def test_a_payee_with_an_iban_gets_a_qr_code_copy_iban_and_the_masked_account(ni
     assert page.count("Copy IBAN") == 2
     # In full only inside the code and for the copy button.
     copies = re.findall(r'<span id="(iban-\d)" class="copy-source"[^>]*>([^<]*)</span>', page)
-    assert copies == [("iban-1", IBAN), ("iban-2", IBAN)]
+    assert copies == [("iban-1", COMPACT), ("iban-2", COMPACT)]
     assert 'data-copy="#iban-1"' in page and 'data-copy="#iban-2"' in page
     assert page.count("Mark paid") == 2  # still one tap on the same line
 
@@ -228,3 +230,60 @@ def test_a_member_who_left_no_longer_sees_anyones_details(night, login):
 def test_the_account_page_is_for_the_logged_in_only(client):
     response = client.get(ACCOUNT)
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+# --- what is kept, and the account holder's one rule --------------------------------
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["nl91 abna 0417 1643 00", "NL91\tABNA\t0417\t1643\t00", "nl91abna0417\n164300", f" {IBAN} "],
+)
+def test_an_iban_typed_with_spaces_tabs_or_lower_case_is_kept_compact_in_capitals(
+    login, make_user, typed
+):
+    make_user("Anna")
+    response = login("Anna").post(ACCOUNT, {"holder": "Anna de Vries", "iban": typed})
+    assert response.status_code == 302
+    assert PayDetails.objects.get(user__name="Anna").iban == COMPACT
+    # The service alone keeps it the same way.
+    anna_is_paid_by(holder="Anna de Vries", iban=typed)
+    assert PayDetails.objects.get(user__name="Anna").iban == COMPACT
+
+
+HIDDEN_HOLDER = "cannot have invisible characters or control codes"
+
+
+@pytest.mark.parametrize(
+    "holder",
+    ["Anna \u202eseirV ed", "Anna\x1b[31m de Vries", "\u200b", "Anna\u200bde Vries"],
+    ids=["right-to-left override", "escape", "lone zero-width space", "zero-width space"],
+)
+def test_an_account_holder_with_hidden_characters_is_refused_in_words(login, make_user, holder):
+    make_user("Anna")
+    response = login("Anna").post(ACCOUNT, {"holder": holder, "iban": IBAN})
+    assert response.status_code == 200
+    assert HIDDEN_HOLDER in " ".join(response.context["form"].errors["holder"])
+    assert not PayDetails.objects.exists()
+    with pytest.raises(Refused, match=HIDDEN_HOLDER):
+        anna_is_paid_by(holder=holder, iban=IBAN)
+    assert not PayDetails.objects.exists()
+
+
+def test_the_holder_an_iban_needs_is_asked_for_in_one_message_by_form_and_service(login, make_user):
+    make_user("Anna")
+    response = login("Anna").post(ACCOUNT, {"holder": "  ", "iban": IBAN})
+    from_the_form = response.context["form"].errors["holder"]
+    with pytest.raises(Refused) as from_the_service:
+        anna_is_paid_by(holder=" \t ", iban=IBAN)
+    assert from_the_form == [str(from_the_service.value)]
+    assert str(from_the_service.value) == "Enter the name on the account, as your bank writes it."
+    # The page says it once (no second words from the database's constraint).
+    assert response.content.decode().count("name on the account, as your bank") == 1
+    assert not PayDetails.objects.exists()
+
+
+def test_the_holder_is_kept_with_its_spaces_collapsed(login, make_user):
+    make_user("Anna")
+    login("Anna").post(ACCOUNT, {"holder": " Anna \t de  Vries ", "iban": IBAN})
+    assert PayDetails.objects.get(user__name="Anna").holder == "Anna de Vries"
