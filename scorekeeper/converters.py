@@ -1,11 +1,35 @@
 """The shapes of what the app's addresses carry: row ids and link tokens."""
 
 import re
+import secrets
 
 # A row's id as the database holds it (Django's BigAutoField: a signed 64-bit integer).
 LARGEST_ID = 2**63 - 1
-# The alphabet and lengths the app's link tokens are made of (secrets.token_urlsafe).
+# The alphabet and lengths the app's link tokens (an invitation link's, a big screen's
+# shared link's) are made of: what new_link_token makes, and what its columns hold.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+TOKEN_LENGTH = 64
+
+
+def new_link_token() -> str:
+    """A token for a link that lets whoever holds it in: 24 random bytes, 192 bits,
+    well past the 128 an unguessable link needs, in the alphabet of an address.
+
+    >>> token = new_link_token()
+    >>> is_link_token(token), len(token), token == new_link_token()
+    (True, 32, False)
+    """
+    return secrets.token_urlsafe(24)
+
+
+def is_link_token(text: str) -> bool:
+    """Whether ``text`` is of the shape link tokens are made in: only such text reaches
+    the database (a NUL byte or 5,000 characters would not).
+
+    >>> is_link_token("A" * 16), is_link_token("A" * 15), is_link_token("a token with spaces")
+    (True, False, False)
+    """
+    return TOKEN_SHAPE.fullmatch(text) is not None
 
 
 def row_id(text: str) -> int | None:

@@ -1,6 +1,5 @@
 """Groups of friends who play together, and who belongs to them."""
 
-import secrets
 from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
@@ -10,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorekeeper.converters import TOKEN_LENGTH, new_link_token
 from scorekeeper.dates import moment
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ class MembershipQuerySet(models.QuerySet):
 
 
 def new_invite_token() -> str:
-    # 24 random bytes: 192 bits, well past the 128 an unguessable link needs.
-    return secrets.token_urlsafe(24)
+    # Kept by this name for the migrations that made it the invite token's default.
+    return new_link_token()
 
 
 class MemberQuerySet(models.QuerySet):
@@ -67,7 +67,7 @@ class GroupQuerySet(MemberQuerySet):
 
 class Group(models.Model):
     name = models.CharField(max_length=60)
-    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    invite_token = models.CharField(max_length=TOKEN_LENGTH, unique=True, default=new_invite_token)
     # The link can be made to stop by itself: at a moment, or after so many joins.
     invite_expires_at = models.DateTimeField(null=True, blank=True)
     invite_uses_left = models.PositiveIntegerField(null=True, blank=True)

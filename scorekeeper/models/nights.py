@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scorekeeper.converters import TOKEN_LENGTH, is_link_token
 from scorekeeper.models.groups import Group, MemberQuerySet, Membership
 from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
 
@@ -81,6 +82,14 @@ class NightQuerySet(MemberQuerySet):
         """Nights not ended yet."""
         return self.filter(ended_at__isnull=True)
 
+    def shared(self, token: str) -> "NightQuerySet":
+        """The night a big screen's shared link with ``token`` shows, to anyone holding
+        it: none for a token taken back, or of a shape no token is made in (which never
+        reaches the database)."""
+        if not is_link_token(token):
+            return self.none()
+        return self.filter(screen_token=token)
+
 
 class Night(models.Model):
     """One evening at the table, from the first hand dealt to the settlement."""
@@ -98,8 +107,9 @@ class Night(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every write, so a phone's poll can tell "nothing changed" in one query.
     version = models.PositiveIntegerField(default=1)
-    # A read-only link to the night's big screen (a tablet or TV on the table), if shared.
-    screen_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # A read-only link to the night's big screen (a tablet or TV on the table), if shared
+    # (made by new_link_token, opened through Night.objects.shared).
+    screen_token = models.CharField(max_length=TOKEN_LENGTH, unique=True, null=True, blank=True)
 
     objects = NightQuerySet.as_manager()
 

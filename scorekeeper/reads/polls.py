@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, QuerySet, Sum
 
-from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.models import Group, Night, User
 from scorekeeper.models.groups import nights_version
 
@@ -50,9 +49,7 @@ def settlement_now(user: Person, *, night_id: int, **_: object) -> Current | Non
 
 def shared_night_now(user: Person, *, token: str) -> Current | None:
     """The night a big screen's shared link shows, to anyone holding the link."""
-    if not TOKEN_SHAPE.fullmatch(token):
-        return None
-    return _night(Night.objects.filter(screen_token=token))
+    return _night(Night.objects.shared(token))
 
 
 def group_now(user: Person, *, group_id: int) -> Current | None:

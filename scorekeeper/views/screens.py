@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.models import Night
 from scorekeeper.reads.groups import qr_svg
 from scorekeeper.reads.nights import night_state
@@ -53,10 +52,7 @@ def night_screen_live(request: AuthenticatedRequest, night_id: int) -> HttpRespo
 
 
 def _shared_night(token: str) -> Night | None:
-    # Only the alphabet tokens are made of reaches the database, as for invitations.
-    if not TOKEN_SHAPE.fullmatch(token):
-        return None
-    return Night.objects.filter(screen_token=token).select_related("group").first()
+    return Night.objects.shared(token).select_related("group").first()
 
 
 @require_GET

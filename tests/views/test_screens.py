@@ -1,10 +1,15 @@
 """The big screen: read-only and live for members, and through a link the table can
 share and take back."""
 
+import doctest
+
 import pytest
 from django.urls import reverse
 
+from scorekeeper import converters
+from scorekeeper.models import Night
 from scorekeeper.services.groups import join_group
+from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from tests.helpers import enter, play
 
 
@@ -97,3 +102,21 @@ def test_the_screen_says_which_house_rules_the_night_plays(client, login, make_n
     body = client.get(link).content.decode()
     shown = body.split('data-testid="screen-rules">')[1].split("</span>")[0]
     assert shown == "2-4, own royalties: AA on top 12"
+
+
+def test_link_tokens_are_made_and_checked_in_one_shape():
+    assert doctest.testmod(converters).failed == 0
+    token = converters.new_link_token()
+    assert len(token) <= Night._meta.get_field("screen_token").max_length
+    assert converters.is_link_token(token)
+
+
+def test_the_shared_night_is_found_by_its_token_only_while_shared(make_night):
+    night = make_night()
+    assert not Night.objects.shared("A" * 32).exists()
+    share_screen(night=night, by=night.started_by)
+    night.refresh_from_db()
+    assert list(Night.objects.shared(night.screen_token)) == [night]
+    assert not Night.objects.shared(night.screen_token + "\x00").exists()
+    stop_sharing_screen(night=night, by=night.started_by)
+    assert not Night.objects.shared(night.screen_token).exists()
