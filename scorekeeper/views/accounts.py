@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -79,11 +79,13 @@ def language(request: HttpRequest) -> HttpResponse:
     the login page after logging out still speaks it)."""
     form = LanguageForm(request.POST)
     target = request.POST.get("next", "")  # the page the switcher was on
-    if not url_has_allowed_host_and_scheme(
+    # A path on this site, or the home page: never another site, and never a word, which
+    # redirect() would look up as the name of a URL (a 500 when there is none).
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         target = "/"
-    response = redirect(target or "/")
+    response = HttpResponseRedirect(target)
     if not form.is_valid():
         return response
     code = form.cleaned_data["language"]
