@@ -64,6 +64,12 @@ class SaveKeyField(forms.CharField):
         super().__init__(**kwargs)
 
 
+# The most minor units an amount may have: what a PositiveIntegerField holds on every
+# database (PostgreSQL's integer), and far more than a night at the table moves. A
+# longer amount ("9" 5,000 times) is refused in words, before it reaches a query.
+MAX_MINOR_UNITS = 2**31 - 1
+
+
 class MoneyField(forms.DecimalField):
     """An amount typed on a phone, read the way the page writes amounts.
 
@@ -96,6 +102,8 @@ class MoneyField(forms.DecimalField):
     Every message may name ``%(example)s``: ``example`` minor units written as money
     of the field's currency ("€0.10", "¥10"), so no currency is told of cents it
     does not have; "max_decimal_places" also has the currency's ``%(max)s`` decimals.
+    More than ``MAX_MINOR_UNITS`` either way is "too_big", when no smaller
+    ``max_value`` (or ``min_value``) refused it first.
     """
 
     default_error_messages = {
@@ -105,6 +113,7 @@ class MoneyField(forms.DecimalField):
         "whole": _(
             "This currency has no smaller unit: write a whole number, for example %(example)s."
         ),
+        "too_big": _("This amount is too large. Check its digits."),
     }
 
     def __init__(self, *, currency: str = "EUR", example: int = 430, **kwargs):
@@ -196,12 +205,18 @@ class MoneyField(forms.DecimalField):
     def clean(self, value) -> int | None:
         try:
             amount: Decimal | None = super().clean(value)
+            if amount is None:
+                return None
+            # Compared before anything counts with it: Python will not even write an
+            # integer of more than 4,300 digits as text.
+            if abs(amount) > Decimal(MAX_MINOR_UNITS).scaleb(-self.decimal_places):
+                raise forms.ValidationError(self.error_messages["too_big"], code="too_big")
         except forms.ValidationError as refused:
             example = money(self.example, self.currency)
             for error in refused.error_list:
                 error.params = {**(error.params or {}), "example": example}
             raise
-        return None if amount is None else int(amount.scaleb(self.decimal_places))
+        return int(amount.scaleb(self.decimal_places))
 
 
 @lru_cache(maxsize=256)

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from scorekeeper.forms.fields import MoneyField
+from scorekeeper.forms.fields import MAX_MINOR_UNITS, MoneyField
 from scorekeeper.models import Night, Seat
 
 
@@ -17,7 +17,8 @@ class PaymentForm(forms.Form):
 
     payer = forms.ModelChoiceField(queryset=Seat.objects.none())
     payee = forms.ModelChoiceField(queryset=Seat.objects.none())
-    cents = forms.IntegerField(min_value=1)
+    # Its view says "could not be read" for anything the form refuses.
+    cents = forms.IntegerField(min_value=1, max_value=MAX_MINOR_UNITS)
 
     def __init__(self, *args, night: Night, **kwargs):
         super().__init__(*args, **kwargs)
