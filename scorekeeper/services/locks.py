@@ -1,15 +1,21 @@
-"""The locks every write takes, and the one door every change to a night goes through.
+"""The locks every write takes, and the doors every change goes through.
 
-Each change to a night happens inside :func:`night_change`, which locks the night's
-row first (SQLite: the transaction is ``BEGIN IMMEDIATE``; PostgreSQL:
+One lock order everywhere: the group's row, then its nights' rows by id. Each change
+to a night happens inside :func:`night_change`, which locks the night's group and then
+the night (SQLite: the transaction is ``BEGIN IMMEDIATE``; PostgreSQL:
 ``SELECT ... FOR UPDATE``), so phones that save at the same instant queue behind each
-other: each entry counts once and a round goes through once. On the way out it stores
-each seat's money again (:mod:`scorekeeper.services.money`) and bumps the night's
-version, which the phones' polls compare. Writes that change who belongs
-where (starting a night, leaving a group, seating a member) lock the group the same way.
+other: each entry counts once and a round goes through once. Money that spans nights
+(a payment across nights, taking one back, settle-everything) changes through
+:func:`nights_change`, which locks the group and then each night it touched, in id
+order. Because both doors take the group first, a fix and a payment across nights of
+the same group never run side by side: whichever commits second sees the first. On the
+way out each door stores the money of the nights it changed again
+(:mod:`scorekeeper.services.money`) and bumps their versions, which the phones' polls
+compare. Writes that change who belongs where (starting a night, leaving a group,
+seating a member) lock the group the same way.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,8 +47,15 @@ def in_group(night: Night, user: User) -> str:
 
 
 def lock_group(group_id: int) -> None:
-    """Hold the group's row until the transaction ends: one membership change at a time."""
+    """Hold the group's row until the transaction ends: the first lock of every write
+    to the group or its nights, so they queue in one order."""
     Group.objects.select_for_update().filter(pk=group_id).first()
+
+
+def _lock_nights(night_ids: Iterable[int]) -> list[int]:
+    """Hold the nights' rows, in id order (the lock order), until the transaction ends."""
+    nights = Night.objects.select_for_update().filter(pk__in=set(night_ids)).order_by("pk")
+    return list(nights.values_list("pk", flat=True))
 
 
 class _Writes:
@@ -79,6 +92,7 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     """
     if not connection.in_atomic_block:
         raise TransactionManagementError("A night is changed inside transaction.atomic.")
+    lock_group(night.group_id)  # the lock order: the group first, then its night
     locked = Night.objects.select_for_update().get(pk=night.pk)
     refusal = may(locked, by) if may is not None else ""
     if refusal:
@@ -90,3 +104,54 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
         store_money([locked.pk])
         Night.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         locked.version += 1  # the row is locked: this is the stored value
+
+
+# Who may change a group's money: the refusal in words for ``user``, or "".
+GroupRule = Callable[[Group, User], str]
+
+
+def member_of(group: Group, user: User) -> str:
+    """Payments across nights and how the group settles: any member of the group now."""
+    if group.has_member(user):
+        return ""
+    return _("%(name)s is not in this group.") % {"name": user.name}
+
+
+class NightsTouched:
+    """What a change across nights tells its door: the nights whose money it changed
+    (stored again and bumped on the way out) and the nights whose pages show it
+    without their money changing (bumped only)."""
+
+    def __init__(self) -> None:
+        self.money: set[int] = set()
+        self.shown: set[int] = set()
+
+    def changed_money(self, night_ids: Iterable[int]) -> None:
+        self.money.update(night_ids)
+
+    def changed_pages(self, night_ids: Iterable[int]) -> None:
+        self.shown.update(night_ids)
+
+
+@contextmanager
+def nights_change(group: Group, *, by: User, may: GroupRule) -> Iterator[NightsTouched]:
+    """The door for a change to money that spans nights: the group's row locked until
+    the transaction ends, once ``may`` lets ``by`` make the change (:class:`Refused`
+    otherwise). The block tells which nights it changed (``touched.add``); on the way
+    out, only if the block ended without an exception, those nights are locked in id
+    order, the money of those whose money changed is stored again and each one's version
+    goes up by one, so every phone showing one of their settlements gets it again. Call inside
+    ``transaction.atomic``.
+    """
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("A group's money is changed inside transaction.atomic.")
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    refusal = may(locked, by)
+    if refusal:
+        raise Refused(refusal)
+    touched = NightsTouched()
+    yield touched
+    night_ids = _lock_nights(touched.money | touched.shown)
+    if night_ids:
+        store_money(touched.money)
+        Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)

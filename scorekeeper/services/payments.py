@@ -1,13 +1,15 @@
 """Marking settlement payments as paid, and taking a mark back; paying what is
 still owed across nights, whole or in part; the group's settle-everything choice.
 
-Every write locks the group first, then the night if there is one: a night's own
-marks and the group's tab change the same amounts, so they queue behind each other.
+A night's own marks go through the night's door (:func:`.locks.night_change`); what
+spans nights goes through the door of its own (:func:`.locks.nights_change`), which
+bumps every night whose settlement it changed. Both lock the group first, then
+nights by id: a night's marks and the payments across nights change the same
+amounts, so they queue behind each other.
 """
 
-from contextlib import nullcontext
-
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scorekeeper.i18n import money
@@ -22,8 +24,7 @@ from scorekeeper.reads.owed import (
 )
 from scorekeeper.reads.results import PAID_ACROSS, payment_lines
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import in_group, lock_group, night_change
-from scorekeeper.services.money import store_money
+from scorekeeper.services.locks import in_group, member_of, night_change, nights_change
 
 
 @transaction.atomic
@@ -33,7 +34,6 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
     Only a payment of the night's current settlement can be marked, and only
     once the night is over: before that the amounts can still change.
     """
-    lock_group(night.group_id)
     with night_change(night, by=marked_by, may=in_group) as night:
         if not night.is_over:
             raise Refused(_("Payments can be marked once the night is over."))
@@ -61,7 +61,6 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
 @transaction.atomic
 def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
     """Take back a "paid" mark, whoever made it."""
-    lock_group(night.group_id)
     with night_change(night, by=by, may=in_group) as night:
         if payment.night_id != night.pk:
             raise Refused(_("That payment belongs to another night."))
@@ -90,14 +89,13 @@ def pay_owed(
     button was shown with: the same button pressed twice records the payment once,
     and a button from an older list is refused.
     """
-    lock_group(group.pk)
-    # Paid from the group's tab, the payment changes no night of its own.
-    door = nullcontext() if night is None else night_change(night, by=marked_by, may=in_group)
-    with door as night:
-        if night is not None and night.group_id != group.pk:
-            raise Refused(_("That night belongs to another group."))
-        if night is not None and not night.is_over:
-            raise Refused(_("Payments can be marked once the night is over."))
+    with nights_change(group, by=marked_by, may=member_of) as touched:
+        if night is not None:
+            night = Night.objects.get(pk=night.pk)  # as it is now, under the group's lock
+            if night.group_id != group.pk:
+                raise Refused(_("That night belongs to another group."))
+            if not night.is_over:
+                raise Refused(_("Payments can be marked once the night is over."))
         key = f"{fingerprint}|{night.pk if night else ''}|{payer}|{payee}|{cents}|{currency}"
         existing = TabPayment.objects.filter(group=group, key=key).first()
         if existing is not None:
@@ -149,7 +147,8 @@ def pay_owed(
                     _("That payment does not fit what the nights say. Check the amounts.")
                 )
         TabPart.objects.bulk_create(parts)
-        store_money(part.seat.night_id for part in parts)
+        touched.changed_money(part.seat.night_id for part in parts)
+        touched.changed_pages(_nights_showing(tab))
         return tab
 
 
@@ -157,29 +156,54 @@ def pay_owed(
 def undo_owed_payment(*, group: Group, payment: TabPayment, by: User) -> TabPayment:
     """Take back a payment across nights entered by mistake: what it cleared is owed
     again, on the same nights. Either side, or whoever entered it, may."""
-    lock_group(group.pk)
-    found = (
-        TabPayment.objects.filter(pk=payment.pk, group=group)
-        .prefetch_related("parts__seat")
-        .first()
-    )
-    if found is None:
-        raise Refused(_("That payment was taken back already."))
-    if not found.may_be_undone_by(by):
-        raise Refused(
-            _("Only %(payer)s, %(payee)s or whoever marked it can take this payment back.")
-            % {"payer": found.payer_name, "payee": found.payee_name}
+    with nights_change(group, by=by, may=_anyone) as touched:
+        found = (
+            TabPayment.objects.filter(pk=payment.pk, group=group)
+            .prefetch_related("parts__seat")
+            .first()
         )
-    nights = {part.seat.night_id for part in found.parts.all()}
-    found.delete()  # its parts go with it
-    store_money(nights)
-    return found
+        if found is None:
+            raise Refused(_("That payment was taken back already."))
+        if not found.may_be_undone_by(by):
+            raise Refused(
+                _("Only %(payer)s, %(payee)s or whoever marked it can take this payment back.")
+                % {"payer": found.payer_name, "payee": found.payee_name}
+            )
+        touched.changed_money(part.seat.night_id for part in found.parts.all())
+        touched.changed_pages(_nights_showing(found))
+        found.delete()  # its parts go with it
+        return found
 
 
 @transaction.atomic
 def set_settle_everything(*, group: Group, on: bool, by: User) -> None:
     """Whether each night's settlement folds in what is still owed from earlier nights."""
-    lock_group(group.pk)
-    if not group.has_member(by):
-        raise Refused(_("Only members of the group can change how it settles."))
-    Group.objects.filter(pk=group.pk).update(settle_everything=on)
+    with nights_change(group, by=by, may=_settles_it) as touched:
+        if (
+            Group.objects.filter(pk=group.pk)
+            .exclude(settle_everything=on)
+            .update(settle_everything=on)
+        ):
+            # Every finished night's settlement folds earlier nights in, or stops to.
+            touched.changed_pages(group.nights.values_list("pk", flat=True))
+
+
+def _anyone(group: Group, user: User) -> str:
+    # Who may take a payment back is the payment's own rule (TabPayment.may_be_undone_by),
+    # checked inside, once it is found: a former member who paid may still undo it.
+    return ""
+
+
+def _settles_it(group: Group, user: User) -> str:
+    if group.has_member(user):
+        return ""
+    return _("Only members of the group can change how it settles.")
+
+
+def _nights_showing(payment: TabPayment) -> "QuerySet[Night]":
+    # A finished night's settlement lists the payments across nights in its currency
+    # made since it ended (its folded settlement, what is still owed on its lines): a
+    # payment made or taken back changes what each of them shows.
+    return Night.objects.filter(
+        group_id=payment.group_id, currency=payment.currency, ended_at__isnull=False
+    ).values_list("pk", flat=True)

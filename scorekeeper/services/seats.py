@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
-from scorekeeper.services.locks import at_table, lock_group, night_change
+from scorekeeper.services.locks import at_table, night_change
 from scorekeeper.services.nights import check_guest_names
 from scorekeeper.table.button import at_or_after, next_dealer
 from scorekeeper.terms import game_name
@@ -41,8 +41,8 @@ def add_seat(
             )
         # Someone coming back gets their own seat again: the same member, or the same guest.
         if user is not None:
-            # Locked like leave_group, so nobody is seated in the instant they leave the group.
-            lock_group(night.group_id)
+            # The door holds the group's row as leave_group does: nobody is seated in
+            # the instant they leave the group.
             if not night.group.has_member(user):
                 raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
             name = user.name

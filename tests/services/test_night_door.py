@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.models import Night, Payment, RoundEdit, User
-from scorekeeper.reads.owed import folded_settlement, person_key
+from scorekeeper.models import Group, Night, Payment, RoundEdit, User
+from scorekeeper.reads.owed import folded_settlement, owed_across_nights, person_key
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import at_table, night_change
@@ -20,7 +20,13 @@ from scorekeeper.services.nights import (
     share_screen,
     stop_sharing_screen,
 )
-from scorekeeper.services.payments import mark_paid, pay_owed, unmark_paid
+from scorekeeper.services.payments import (
+    mark_paid,
+    pay_owed,
+    set_settle_everything,
+    undo_owed_payment,
+    unmark_paid,
+)
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
 from tests.helpers import enter, finish, make_night, open_round, play, seats_of
@@ -141,6 +147,34 @@ def what_is_owed_paid_on_the_night(night: Night) -> Change:
     )
 
 
+def a_payment_across_nights(night: Night) -> Change:
+    return _paid_across(_settled(night))
+
+
+def _paid_across(night: Night) -> Change:
+    seats = seats_of(night)
+    owed = owed_across_nights(night.group)
+    return lambda: pay_owed(
+        group=night.group,
+        payer=person_key(seats["Chris"]),
+        payee=person_key(seats["Anna"]),
+        cents=60,
+        currency="EUR",
+        fingerprint=owed.fingerprint,
+        marked_by=user("Anna"),
+    )
+
+
+def a_payment_across_nights_taken_back(night: Night) -> Change:
+    payment = a_payment_across_nights(night)()
+    return lambda: undo_owed_payment(group=night.group, payment=payment, by=user("Chris"))
+
+
+def settle_everything_turned_on(night: Night) -> Change:
+    _settled(night)
+    return lambda: set_settle_everything(group=night.group, on=True, by=user("Bram"))
+
+
 EVERY_CHANGE = [
     a_total,
     a_total_with_its_key,
@@ -157,6 +191,9 @@ EVERY_CHANGE = [
     a_payment_marked,
     a_mark_taken_back,
     what_is_owed_paid_on_the_night,
+    a_payment_across_nights,
+    a_payment_across_nights_taken_back,
+    settle_everything_turned_on,
 ]
 
 
@@ -202,9 +239,16 @@ def _a_keyed_save_sent_again(night: Night) -> Change:
     return save
 
 
+def _settle_everything_turned_on_again(night: Night) -> Change:
+    turn_on = settle_everything_turned_on(night)
+    turn_on()
+    return turn_on
+
+
 @pytest.mark.parametrize(
     "case",
     [
+        _settle_everything_turned_on_again,
         _same_total_again,
         _the_end_again,
         _the_same_link_shared_again,
@@ -361,11 +405,11 @@ def test_a_keyed_total_reads_neither_the_night_nor_the_entry_twice(
     night = make_night()
     seat = seats_of(night)["Anna"]
     anna = user("Anna")
-    # Savepoints, the reads for the seats' stored money (two: the seats and the
-    # recorded entries; a total before the round adds up changes no seat, so none is
-    # written) and the version's update included; the night is locked once and the
-    # entry read once.
-    with django_assert_num_queries(20):
+    # Savepoints, the group's lock (the lock order: the group, then the night), the reads
+    # for the seats' stored money (two: the seats and the recorded entries; a total
+    # before the round adds up changes no seat, so none is written) and the version's
+    # update included; the night is locked once and the entry read once.
+    with django_assert_num_queries(21):
         record_entry(night=night, round_number=1, seat=seat, points=5, entered_by=anna, key=KEY)
 
 
@@ -391,3 +435,46 @@ def test_the_stored_money_is_written_when_a_round_goes_through_and_not_for_a_tot
     assert len(_seat_writes(through)) == 1
     stored = {seat.name: seat.points for seat in Night.objects.get(pk=night.pk).seats.all()}
     assert stored == {"Anna": 5, "Bram": -5, "Chris": 0}
+
+
+def test_a_payment_across_nights_bumps_every_finished_night_of_its_group_and_currency(
+    make_night,
+):
+    first = _settled(make_night())
+    second = _settled(make_night(group=first.group))
+    running = make_night(group=first.group)
+    nights = (first, second, running)
+    before = [version(night) for night in nights]
+    _paid_across(second)()
+    assert [version(night) for night in nights] == [before[0] + 1, before[1] + 1, before[2]]
+
+
+def test_a_refused_payment_across_nights_bumps_nothing(make_night):
+    night = _settled(make_night())
+    before = version(night)
+    with pytest.raises(Refused, match="has changed since"):
+        pay_owed(
+            group=night.group,
+            payer=person_key(seats_of(night)["Chris"]),
+            payee=person_key(seats_of(night)["Anna"]),
+            cents=60,
+            currency="EUR",
+            fingerprint="an older page",
+            marked_by=user("Anna"),
+        )
+    assert version(night) == before
+
+
+@pytest.mark.database
+@pytest.mark.parametrize("case", EVERY_CHANGE, ids=lambda case: case.__name__)
+def test_every_door_locks_the_group_before_any_night(db, case):
+    # One lock order everywhere (group, then nights by id): two doors can never each
+    # hold what the other waits for.
+    change = case(make_night())
+    with CaptureQueriesContext(connection) as captured:
+        change()
+    sqls = [query["sql"] for query in captured.captured_queries]
+    group_row = f'FROM "{Group._meta.db_table}" WHERE'
+    night_rows = f'FROM "{Night._meta.db_table}" WHERE'
+    first_group = next(i for i, sql in enumerate(sqls) if group_row in sql)
+    assert all(night_rows not in sql for sql in sqls[:first_group])

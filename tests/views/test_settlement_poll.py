@@ -5,6 +5,8 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Night
+from scorekeeper.models.payments import TabPayment
+from scorekeeper.reads.owed import owed_across_nights
 from tests.helpers import finish, play, rounds_of
 
 
@@ -46,3 +48,33 @@ def test_a_stranger_polling_gets_404(make_night, make_user, login):
     night.refresh_from_db()
     make_user("Eve")
     assert poll(login("Eve"), night, night.version).status_code == 404
+
+
+def test_a_payment_across_nights_from_the_group_page_and_its_undo_reach_the_settlement_poll(
+    make_night, login
+):
+    night = finish(play(make_night(), *rounds_of(2)))
+    night.refresh_from_db()
+    anna = login("Anna")
+    owed = owed_across_nights(night.group)
+    payment = owed.payments[0]
+    seen = night.version
+    assert poll(anna, night, seen).status_code == 204
+    anna.post(
+        reverse("owed_pay", args=[night.group_id]),
+        {
+            "payer": payment.payer.key,
+            "payee": payment.payee.key,
+            "currency": payment.currency,
+            "fingerprint": owed.fingerprint,
+            "amount": payment.amount_input,
+        },
+    )
+    # The settlement's "Mark paid" for that line is gone: the phone showing it is told.
+    changed = poll(anna, night, seen)
+    assert changed.status_code == 200
+    night.refresh_from_db()
+    seen = night.version
+    tab = TabPayment.objects.get()
+    anna.post(reverse("owed_undo", args=[night.group_id, tab.pk]))
+    assert poll(anna, night, seen).status_code == 200
