@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 
-from scorekeeper.reads.results import seat_results
+from scorekeeper.table.settlement import night_money
 
 STORED = ["points", "rounds_played", "fantasylands", "cents", "unpaid_cents"]
 
@@ -78,16 +78,17 @@ def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
         by_night[seat.night_id].append(seat)
     changed = []
     for night_seats in by_night.values():
-        totals = {seat.pk: played[seat.pk]["total"] for seat in night_seats if seat.pk in played}
-        for result in seat_results(night_seats[0].night, night_seats, totals):
-            seat = result.seat
+        night = night_seats[0].night
+        points = {seat.pk: played.get(seat.pk, {}).get("total") or 0 for seat in night_seats}
+        cents = night_money(points, night.point_cents, night.loss_cap_cents).balances
+        for seat in night_seats:
             row = played.get(seat.pk, {})
             figures = (
-                result.points,
+                points[seat.pk],
                 row.get("hands", 0),
                 row.get("made", 0),
-                result.cents,
-                result.cents + paid[seat.pk],
+                cents[seat.pk],
+                cents[seat.pk] + paid[seat.pk],
             )
             # A save that records nothing (a player's total before the round adds up)
             # leaves every seat as it was, and writes none of them.

@@ -1,4 +1,4 @@
-"""Who pays whom at the end of a night, and the optional loss cap.
+"""Who pays whom at the end of a night, and the optional loss cap on a night's money.
 
 Pure Python, no Django: balances are a mapping from any hashable player key
 (a seat id, a name) to whole cents, winners positive, losers negative.
@@ -62,7 +62,8 @@ class CappedBalances(Generic[K]):
     summing to zero. ``forgiven`` maps each capped loser to the cents they do
     not pay; ``reduced`` maps each winner to the cents taken off what they are
     owed. Both leave out players with nothing to report, and
-    ``sum(forgiven.values()) == sum(reduced.values())``.
+    ``sum(forgiven.values()) == sum(reduced.values())``. ``cap`` is the loss cap
+    applied, 0 when none was (:func:`night_money` of a night without one).
     """
 
     balances: Mapping[K, int]
@@ -131,6 +132,32 @@ def apply_loss_cap(balances: Mapping[K, int], cap: int) -> CappedBalances[K]:
         reduced={key: cents for key, cents in reduced.items() if cents},
         cap=cap,
     )
+
+
+def night_money(
+    points: Mapping[K, int], point_cents: int, loss_cap: int | None
+) -> CappedBalances[K]:
+    """A night's money: each player's ``points`` times ``point_cents``, then every
+    loss limited to ``loss_cap`` cents by :func:`apply_loss_cap` when the night has a
+    cap (``None`` or 0: it has none).
+
+    Recorded rounds always add up to zero; were the points ever off, the money is
+    left uncapped rather than refused, so a page still shows what they come to.
+
+    >>> night_money({"ann": 28, "bob": 1, "cy": -29}, 10, 150).balances
+    {'ann': 145, 'bob': 5, 'cy': -150}
+    >>> night_money({"ann": 28, "bob": 1, "cy": -29}, 10, None).balances
+    {'ann': 280, 'bob': 10, 'cy': -290}
+    >>> night_money({"ann": 30, "bob": -20}, 10, 100).balances  # off: no cap
+    {'ann': 300, 'bob': -200}
+    """
+    for key, value in points.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"the points of {key!r} must be a whole number, not {value!r}")
+    balances = {key: value * point_cents for key, value in points.items()}
+    if loss_cap and sum(balances.values()) == 0:
+        return apply_loss_cap(balances, loss_cap)
+    return CappedBalances(balances=balances, forgiven={}, reduced={}, cap=0)
 
 
 def _check_balances(balances: Mapping[K, int]) -> None:
