@@ -64,6 +64,18 @@ class MemberQuerySet(models.QuerySet):
 class GroupQuerySet(MemberQuerySet):
     group_path = ""
 
+    def nights_version(self) -> str | None:
+        """The fingerprint of the nights of the one group this queryset holds (see
+        :func:`nights_version`), in one query; None when it holds none."""
+        groups = (
+            self.order_by()
+            .annotate(count=Count("nights"), versions=Sum("nights__version"))
+            .values_list("count", "versions")
+        )
+        for count, versions in groups:
+            return nights_version(count, versions or 0)
+        return None
+
 
 class Group(models.Model):
     name = models.CharField(max_length=60)
@@ -117,8 +129,7 @@ class Group(models.Model):
     def nights_version(self) -> str:
         """The fingerprint of the group's nights (see :func:`nights_version`), read
         in one query: what the group page's poll compares."""
-        nights = self.nights.aggregate(count=Count("pk"), versions=Sum("version"))
-        return nights_version(nights["count"], nights["versions"] or 0)
+        return Group.objects.filter(pk=self.pk).nights_version() or nights_version(0, 0)
 
 
 def nights_version(count: int, versions: int) -> str:

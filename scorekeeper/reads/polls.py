@@ -10,10 +10,9 @@ get the pages' 404.
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import QuerySet
 
 from scorekeeper.models import Group, Night, User
-from scorekeeper.models.groups import nights_version
 
 Person = User | AnonymousUser
 
@@ -54,13 +53,5 @@ def shared_night_now(user: Person, *, token: str) -> Current | None:
 
 def group_now(user: Person, *, group_id: int) -> Current | None:
     """The fingerprint of a member's group's nights (see :func:`nights_version`)."""
-    groups = (
-        Group.objects.for_member(user)
-        .filter(pk=group_id)
-        .order_by()
-        .annotate(count=Count("nights"), versions=Sum("nights__version"))
-        .values_list("count", "versions")
-    )
-    for count, versions in groups:
-        return Current(nights_version(count, versions or 0))
-    return None
+    version = Group.objects.for_member(user).filter(pk=group_id).nights_version()
+    return Current(version) if version is not None else None

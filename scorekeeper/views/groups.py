@@ -39,7 +39,7 @@ from scorekeeper.views.access import (
     site_url,
 )
 from scorekeeper.views.paging import older_than, shown_through
-from scorekeeper.views.polling import unchanged_poll
+from scorekeeper.views.polling import polled, unchanged_poll
 
 
 @require_GET
@@ -93,7 +93,8 @@ def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     """The polled list of nights, while a night started, changed or ended since the
     phone's ``version``."""
     group = member_group(request, group_id)
-    version = group.nights_version()
+    now = polled(request)  # read before the rows, once (see group_nights)
+    version = now.version if now is not None else None
     # A phone that scrolled down keeps what it shows (the poll says down to where).
     nights = group_nights(group, through=shown_through(request), version=version)
     return render(request, "scorekeeper/group.html#live", {"group": group, **nights})

@@ -16,6 +16,14 @@ from django_htmx.http import HttpResponseStopPolling
 from scorekeeper.reads.polls import Current
 
 View = Callable[..., HttpResponse]
+_POLLED = "_polled_now"
+
+
+def polled(request: HttpRequest) -> Current | None:
+    """What :func:`unchanged_poll` read for this request, for the view to render with
+    instead of reading it again (None outside a poll)."""
+    now = getattr(request, _POLLED, None)
+    return now if isinstance(now, Current) else None
 
 
 def unchanged_poll(current: Callable[..., Current | None]) -> Callable[[View], View]:
@@ -32,6 +40,7 @@ def unchanged_poll(current: Callable[..., Current | None]) -> Callable[[View], V
             now = current(request.user, **kwargs)
             if now is not None and request.GET.get("version") == now.version:
                 return HttpResponseStopPolling() if now.is_over else HttpResponse(status=204)
+            setattr(request, _POLLED, now)
             return view(request, **kwargs)
 
         return poll
