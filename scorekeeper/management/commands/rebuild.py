@@ -1,0 +1,37 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from scorekeeper.models import Night
+from scorekeeper.services.rebuild import rebuild_stored_figures
+
+
+class Command(BaseCommand):
+    help = (
+        "Work out again, from the rounds, entries and payments, every figure stored to "
+        "spare the pages the work (each seat's points, hands, Fantasylands, money after "
+        "the loss cap and what is still unpaid; each board's result) and store it: for "
+        "every night, or for the nights given with --night. One transaction; safe while "
+        "the app runs (saves wait for it). `restore` runs it by itself."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--night",
+            type=int,
+            action="append",
+            metavar="ID",
+            help="only this night (its page's number); may be given more than once",
+        )
+
+    def handle(self, *args, night: list[int] | None = None, **options):
+        if night:
+            missing = sorted(
+                set(night) - set(Night.objects.filter(pk__in=night).values_list("pk", flat=True))
+            )
+            if missing:
+                raise CommandError(f"There is no night {', '.join(map(str, missing))}.")
+        rebuilt = rebuild_stored_figures(night)
+        self.stdout.write(
+            f"Rebuilt the stored figures of {rebuilt.nights} nights: {rebuilt.seats} seats "
+            f"({rebuilt.seats_changed} were different) and {rebuilt.boards} boards "
+            f"({rebuilt.entries_changed} entries were different)."
+        )
