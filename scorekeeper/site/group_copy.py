@@ -27,6 +27,7 @@ from scorekeeper.models.nights import RoundEdit
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment, TabPart, TabPayment
 from scorekeeper.models.seat_draws import SeatDraw
+from scorekeeper.services.rebuild import rebuild_stored_figures
 from scorekeeper.site.backup import (
     BackupError,
     app_models,
@@ -35,6 +36,7 @@ from scorekeeper.site.backup import (
     read_document,
     write_document,
 )
+from scorekeeper.site.import_checks import check_file
 from scorekeeper.table.names import suggest_alternative
 
 FORMAT = "ofcboard-group"
@@ -127,6 +129,7 @@ def import_group(path: Path) -> tuple[Group, dict[str, str], dict[str, int]]:
             f"The file was made by a newer OFC Board (migration {document['migration']}); "
             "update this one first."
         )
+    check_file(document, [User, *OF_THE_GROUP])  # every row as if typed, before any is written
     keys, renamed, counts = _Keys(), {}, defaultdict(int)
     with transaction.atomic():
         taken = {name.lower() for name in User.objects.values_list("name", flat=True)}
@@ -149,6 +152,8 @@ def import_group(path: Path) -> tuple[Group, dict[str, str], dict[str, int]]:
         if group is None:
             raise BackupError(f"{path} holds no group.")
         connection.check_constraints(table_names=[m._meta.db_table for m in app_models()])
+        # Every stored figure worked out again from the copied rows, as a restore does.
+        rebuild_stored_figures(Night.objects.filter(group=group).values_list("pk", flat=True))
     return group, renamed, dict(counts)
 
 
