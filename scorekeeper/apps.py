@@ -25,6 +25,10 @@ class ScorekeeperConfig(AppConfig):
         # through django.setup() before its first connection or file.
         os.umask(0o077)
         post_migrate.connect(create_cache_tables, sender=self)
+        from scorekeeper.services.rebuild import fill_card_results_after_migrate
+
+        # Migration 0014 adds the boards' stored results and leaves them to this.
+        post_migrate.connect(fill_card_results_after_migrate, sender=self)
         from scorekeeper.site.middleware import carry_account_language
 
         user_logged_in.connect(carry_account_language, dispatch_uid="carry_account_language")

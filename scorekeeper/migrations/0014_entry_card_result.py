@@ -2,18 +2,12 @@
 
 from django.db import migrations, models
 
-
-def fill(apps, schema_editor):
-    # The same function the services store with, given this migration's model.
-    from scorekeeper.services.card_results import Tables, store_card_results
-
-    tables = Tables(entry=apps.get_model("scorekeeper", "Entry"))
-    with_boards = tables.entry.objects.filter(
-        board__isnull=False, round__recorded_at__isnull=False
-    )
-    round_ids = sorted(set(with_boards.values_list("round_id", flat=True)))
-    for start in range(0, len(round_ids), 200):
-        store_card_results(round_ids[start : start + 200], tables)
+# The results are filled once this `migrate` ends, with the models as migrated
+# (scorekeeper.services.rebuild.fill_card_results_after_migrate, connected to
+# post_migrate in scorekeeper/apps.py), not here: scoring a board takes the whole
+# rules engine, which a migration cannot carry a frozen copy of, and this file imports
+# no live code, so a later change to the engine or the services never breaks it.
+# `manage.py rebuild` fills them again at any time.
 
 
 class Migration(migrations.Migration):
@@ -28,5 +22,4 @@ class Migration(migrations.Migration):
             name='card_result',
             field=models.JSONField(blank=True, null=True),
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
     ]
