@@ -25,7 +25,7 @@ before it in this list.
 from .board import ROWS, PlayerBoard, PlayerResult, Row, RowResult, entry_option
 from .cards import DECK, JOKER, Card, OFCError, format_cards, parse_card, parse_cards
 from .evaluate import Category, describe, hand_key, hand_name
-from .fantasyland import FantasylandState, next_fantasyland
+from .fantasyland import FantasylandState, may_stay, next_fantasyland
 from .games import HOUSE_RULES, PRESETS, TABLE_RULES, EntryOption, Game, RuleKind
 from .problems import JokersNotDealt, Place, Problem, RepeatedCard, TableError, TooManyJokers
 from .royalties import STANDARD_ROYALTIES, Royalties
@@ -68,6 +68,7 @@ __all__ = [
     "format_cards",
     "hand_key",
     "hand_name",
+    "may_stay",
     "next_fantasyland",
     "parse_card",
     "parse_cards",

@@ -23,7 +23,13 @@ from .cards import OFCError
 from .evaluate import Category, pack_key
 from .games import ANY_TRIPS, EntryOption, Game
 
-__all__ = ["FantasylandState", "best_entry", "earned_fantasyland", "next_fantasyland"]
+__all__ = [
+    "FantasylandState",
+    "best_entry",
+    "earned_fantasyland",
+    "may_stay",
+    "next_fantasyland",
+]
 
 WHEEL = pack_key(Category.HIGH_CARD, [7, 5, 4, 3, 2])  # the best 2-7 low
 FULL_HOUSE = pack_key(Category.FULL_HOUSE, [])
@@ -36,6 +42,21 @@ class FantasylandState:
 
     cards: int
     stays: int = 0
+
+
+def may_stay(game: Game, current: FantasylandState) -> bool:
+    """Whether a player in Fantasyland (``current``) may stay for one more hand: the
+    game's stay limit counts the stays in a row (None: no limit).
+
+    >>> from scorekeeper.ofc.games import PRESETS
+    >>> ultimate = PRESETS["ultimate"]  # three stays: four Fantasyland hands at most
+    >>> may_stay(ultimate, FantasylandState(16, 2)), may_stay(ultimate, FantasylandState(16, 3))
+    (True, False)
+    >>> no_limit = PRESETS["pineapple"].with_house_rules({"stay_limit": None})
+    >>> may_stay(no_limit, FantasylandState(14, 9))
+    True
+    """
+    return game.stay_limit is None or current.stays < game.stay_limit
 
 
 def best_entry(game: Game, keys: tuple[int, int, int]) -> EntryOption | None:
@@ -122,7 +143,7 @@ def _stays(game: Game, keys: tuple[int, int, int]) -> bool:
 
 
 def _stay(game: Game, current: FantasylandState) -> FantasylandState | None:
-    if game.stay_limit is not None and current.stays >= game.stay_limit:
+    if not may_stay(game, current):
         return None
     # A preset with a fixed stay count deals exactly that many ("a stay is
     # always 14 cards, whatever you entered with"), even for a hand given as

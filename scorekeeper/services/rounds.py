@@ -23,7 +23,7 @@ from scorekeeper.models import (
     points_in_range,
 )
 from scorekeeper.models.payments import TabPart
-from scorekeeper.ofc import FantasylandState, Game, next_fantasyland
+from scorekeeper.ofc import FantasylandState, Game, may_stay, next_fantasyland
 from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
@@ -59,13 +59,13 @@ def _check_fantasyland_claim(
                 _("%(name)s played this hand in Fantasyland: say whether they stayed.")
                 % {"name": seat.name}
             )
-        if stayed and game.stay_limit is not None and current.stays >= game.stay_limit:
+        if stayed and not may_stay(game, current):
             raise Refused(
                 _(
                     "%(name)s has had %(count)d Fantasyland hands in a row, "
                     "the most this game allows."
                 )
-                % {"name": seat.name, "count": game.stay_limit + 1}
+                % {"name": seat.name, "count": current.stays + 1}
             )
 
 

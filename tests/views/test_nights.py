@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
-from tests.helpers import fix_state_of, play, rounds_of, settle_url
+from tests.helpers import fix_state_of, play, play_round, rounds_of, settle_url
 
 
 def post_entry(client, night, seat_name, points, *, number=1, htmx=False, **extra):
@@ -356,3 +356,18 @@ def test_the_night_page_has_no_chart_before_the_first_round(make_night, login):
     night = make_night()
     page = login("Anna").get(reverse("night_detail", args=[night.pk]))
     assert "ofc-chart" not in page.content.decode()
+
+
+def test_the_stay_box_is_offered_until_the_games_stay_limit(login, make_night):
+    # Progressive Ultimate allows three stays in a row: four Fantasyland hands.
+    night = make_night(game="ultimate")
+    play_round(night, {"Anna": 10, "Bram": 5, "Chris": -15}, Chris={"fantasyland_made": "trips"})
+    client = login("Chris")
+    url = reverse("night_detail", args=[night.pk])
+    for _ in range(3):
+        body = client.get(url).content.decode()
+        assert 'value="stayed"' in body and "Last Fantasyland hand" not in body
+        play_round(night, {"Anna": 1, "Bram": -2, "Chris": 1}, Chris={"fantasyland_stayed": True})
+    body = client.get(url).content.decode()
+    assert 'value="stayed"' not in body
+    assert "Last Fantasyland hand in a row for Chris." in body
