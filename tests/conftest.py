@@ -23,10 +23,13 @@ def pytest_configure(config):
     if hasattr(config, "workerinput"):
         return
     import django
+    from django.conf import settings as django_settings
     from django.core.management import call_command
 
     django.setup()
-    call_command("collectstatic", interactive=False, clear=True, verbosity=0)
+    # Emptied first only when it is the run's own: a folder given by hand is kept.
+    clear = _static_root_of_this_run(django_settings)
+    call_command("collectstatic", interactive=False, clear=clear, verbosity=0)
 
 
 def pytest_unconfigure(config):

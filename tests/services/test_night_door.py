@@ -276,7 +276,7 @@ def test_a_refusal_inside_the_door_bumps_nothing_and_saves_nothing(make_night):
     ):
         locked.rules = {"jokers": True}
         locked.save(update_fields=["rules"])
-        RoundEdit.objects.create(round=open_round(night), changes=[], note="half a change")
+        RoundEdit.objects.create(round=open_round(night), changes=[["Anna", 1, 2]])
         raise Refused("not today")
     night.refresh_from_db()
     assert night.version == before and night.rules == {}

@@ -54,8 +54,8 @@ def test_undo_then_confirming_the_same_totals_records_the_round_again(make_night
     play_round(night, {"Anna": 3, "Bram": -3})
     undo_last_round(night=night, by=User.objects.get(name="Anna"))
     assert enter(night, "Bram", -3).round_recorded
-    history = list(night.rounds.get(number=1).edits.values_list("note", "changes"))
-    assert history == [("reopened with undo", [])]
+    history = list(night.rounds.get(number=1).edits.values_list("kind", "changes"))
+    assert history == [(RoundEdit.Kind.UNDO, [])]
 
 
 def test_a_phone_left_on_a_round_that_was_undone_is_told_where_the_table_is(make_night):
