@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.converters import TOKEN_LENGTH, is_link_token
 from scorekeeper.models.groups import Group, MemberQuerySet, Membership
@@ -363,6 +363,13 @@ class Entry(models.Model):
 class RoundEdit(models.Model):
     """The history of a correction: who changed which totals, when."""
 
+    class Kind(models.TextChoices):
+        """What the correction was: totals fixed (on the fix page, or entered again in
+        a round reopened), or the round reopened with undo. Put into words where shown."""
+
+        FIX = "fix", gettext_lazy("Fix")
+        UNDO = "undo", gettext_lazy("Undo")
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="edits")
     edited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -370,8 +377,7 @@ class RoundEdit(models.Model):
     edited_at = models.DateTimeField(default=timezone.now)
     # [[seat name, old points, new points], ...] for the seats that changed.
     changes = models.JSONField()
-    # What happened besides changed totals, e.g. "reopened with undo".
-    note = models.CharField(max_length=60, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.FIX)
 
     class Meta:
         ordering = ["edited_at", "pk"]

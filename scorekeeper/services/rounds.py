@@ -223,12 +223,17 @@ def _changed_since(round_: Round, seen: str) -> str:
     for edit in edits:
         who = edit.edited_by.name if edit.edited_by else gettext("someone")
         when = time_of_day(edit.edited_at)
+        if edit.kind == RoundEdit.Kind.UNDO:
+            what.append(
+                gettext("%(who)s reopened it with undo at %(when)s") % {"who": who, "when": when}
+            )
+            continue
         changes = clauses(
             f"{name} {signed(old)} → {signed(new)}" for name, old, new in edit.changes
         )
         what.append(
             gettext("%(who)s changed it at %(when)s: %(changes)s")
-            % {"who": who, "when": when, "changes": changes or edit.note}
+            % {"who": who, "when": when, "changes": changes}
         )
     if not what:
         what.append(gettext("its totals changed"))
@@ -334,5 +339,5 @@ def undo_last_round(*, night: Night, by: User) -> Round:
         last.reopened_by = by
         last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
         store_card_results([last.pk])  # a round not recorded has no card results
-        RoundEdit.objects.create(round=last, edited_by=by, changes=[], note="reopened with undo")
+        RoundEdit.objects.create(round=last, edited_by=by, changes=[], kind=RoundEdit.Kind.UNDO)
         return last

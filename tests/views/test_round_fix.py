@@ -4,8 +4,9 @@ fix from an out-of-date page is refused with what changed, by whom."""
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Entry, RoundEdit
-from tests.helpers import log_in, play
+from scorekeeper.models import Entry, RoundEdit, User
+from scorekeeper.services.rounds import undo_last_round
+from tests.helpers import enter, log_in, play
 
 
 def fix_page(client, night):
@@ -71,3 +72,31 @@ def test_a_fix_without_the_pages_state_says_reload_and_saves_nothing(login, make
         assert response.status_code == 200
         assert "This page is out of date. Reload it" in response.content.decode()
     assert not RoundEdit.objects.exists()
+
+
+def test_an_undo_since_the_page_was_opened_is_said_in_words(login, make_night):
+    night = make_night(("Anna", "Bram"))
+    play(night, {"Anna": 2, "Bram": -2})
+    anna = login("Anna")
+    anna_state = state_on(fix_page(anna, night))
+    undo_last_round(night=night, by=User.objects.get(name="Bram"))
+    play(night, {"Anna": 2, "Bram": -2})  # the same totals again: recorded, nothing fixed
+    assert list(RoundEdit.objects.values_list("kind", flat=True)) == [RoundEdit.Kind.UNDO]
+
+    html = post_fix(anna, night, anna_state, 3, -3).content.decode()
+    assert "Round 1 changed while this page was open (Bram reopened it with undo at " in html
+
+
+def test_the_rounds_page_says_an_undo_in_the_readers_language(login, make_night):
+    night = make_night(("Anna", "Bram"))
+    play(night, {"Anna": 2, "Bram": -2})
+    undo_last_round(night=night, by=User.objects.get(name="Bram"))
+    enter(night, "Anna", 5)
+    enter(night, "Bram", -5)
+    anna = login("Anna")
+    url = reverse("night_rounds", args=[night.pk])
+    html = anna.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Reopened with undo by Bram, " in html
+    assert "Fixed by Anna, " in html and "Anna +2 → +5" in html
+    html = anna.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Heropend met terugdraaien door Bram, " in html
