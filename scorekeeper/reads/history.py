@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, QuerySet, Subquery
 
 from scorekeeper.models import Group, Night, Round, Seat, User
-from scorekeeper.reads.tally import money_lines, night_winners, person_key, stake_lines
+from scorekeeper.reads.tally import money_lines, night_winners, stake_lines
+from scorekeeper.table.people import person_key
 
 # Nights a history list shows at a time; the older ones load as you scroll.
 NIGHTS_PER_PAGE = 20

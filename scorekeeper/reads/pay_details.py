@@ -10,13 +10,12 @@ from dataclasses import dataclass
 
 import segno
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scorekeeper.models import Group, Membership, Night, PayDetails, User
-from scorekeeper.reads.qr import qr_markup
-from scorekeeper.reads.tally import user_id_of_key
+from scorekeeper.reads.qr import QRDrawing, qr_drawing
 from scorekeeper.table.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
+from scorekeeper.table.people import user_id_of_key
 
 
 def pay_details_in(group: Group) -> dict[int, PayDetails]:
@@ -61,13 +60,14 @@ class PayTo:
         )
 
     @property
-    def qr(self) -> SafeString:
+    def qr(self) -> QRDrawing | None:
+        """The EPC QR code to draw (``{% qr %}``); None when there is none to make."""
         payload = self.payload
         if not payload:
-            return mark_safe("")
+            return None
         # EPC069-12: error correction M exactly, never raised by segno, version 13 at most.
         code = segno.make_qr(payload.encode("utf-8"), error="m", boost_error=False)
-        return qr_markup(code, title=gettext("Payment code for your bank app"), scale=4, border=4)
+        return qr_drawing(code, title=gettext("Payment code for your bank app"), scale=4, border=4)
 
     @property
     def links(self) -> list[tuple[PayLink, str]]:

@@ -27,9 +27,10 @@ from scorekeeper.models import Entry, Group, Night, Seat, User
 from scorekeeper.models.nights import CardResult
 from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
-from scorekeeper.reads.tally import Stake, person_key, stake_lines
+from scorekeeper.reads.tally import Stake, stake_lines
 from scorekeeper.table.chart import ChartSeries, running_totals_svg
 from scorekeeper.table.formatting import MINUS
+from scorekeeper.table.people import person_key
 from scorekeeper.terms import describe as hand_in_words
 
 BEST_HANDS = 3

@@ -1,4 +1,5 @@
-"""What one night came to: each seat's balance, the payments, the chart.
+"""What one night came to, as its pages show it: each seat's balance, the payments,
+the chart. The money itself is worked out by :mod:`scorekeeper.models.settlements`.
 
 Reads only, each in a fixed number of queries however many rounds there are.
 Money is whole cents: points times the night's point value, then the loss cap
@@ -8,79 +9,23 @@ across nights is in :mod:`scorekeeper.reads.history`.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed
-from scorekeeper.models import Entry, Night, Payment, Seat
-from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.reads.tally import person_key
+from scorekeeper.models import Night, Seat
+from scorekeeper.models.settlements import (
+    AcrossPayment,
+    PaymentLine,
+    Played,
+    SeatResult,
+    played_rounds,
+    settlement,
+)
 from scorekeeper.table.chart import ChartSeries, running_totals_svg
 from scorekeeper.table.formatting import signed
-from scorekeeper.table.settlement import apply_loss_cap, settle
-
-PAID_ACROSS = gettext_lazy(
-    "%(amount)s of this was paid across nights already. What is left is owed on the group page."
-)
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's night: points, and the cents they win (+) or pay (-)."""
-
-    seat: Seat
-    points: int
-    cents: int  # after the loss cap
-    uncapped_cents: int
-    forgiven: int = 0  # a capped loser: cents they do not pay
-    reduced: int = 0  # a winner: cents taken off because of the cap
-
-    @property
-    def pays(self) -> int:
-        """What a loser pays, as a positive amount."""
-        return max(0, -self.cents)
-
-    @property
-    def would_pay(self) -> int:
-        """What a loser would pay without the cap."""
-        return max(0, -self.uncapped_cents)
-
-
-@dataclass(frozen=True)
-class PaymentLine:
-    payer: Seat
-    payee: Seat
-    cents: int
-    marked: Payment | None  # set once someone marked it paid
-    across: int = 0  # cents of it that payments across nights squared already
-
-    @property
-    def is_paid(self) -> bool:
-        return self.marked is not None
-
-    @property
-    def is_open(self) -> bool:
-        """Whether it can still be marked paid here: nothing of it was paid, on this
-        night or across nights (a mark now would record that money twice)."""
-        return self.marked is None and not self.across
-
-    @property
-    def paid_across(self) -> bool:
-        return self.marked is None and self.across >= self.cents
-
-
-@dataclass(frozen=True)
-class AcrossPayment:
-    """A payment across nights between players of this night, made after it ended,
-    and how much of it squared this night (0 when it all went to other nights)."""
-
-    payment: TabPayment
-    here: int
 
 
 @dataclass(frozen=True)
@@ -105,27 +50,7 @@ class NightResults:
         return all(line.is_paid or line.paid_across for line in self.payments)
 
 
-@dataclass(frozen=True)
-class _Played:
-    """A night's seats and every recorded entry: all a settlement and a chart need."""
-
-    seats: list[Seat]
-    numbers: list[int]  # recorded round numbers, in order
-    points: dict[int, dict[int, int]]  # seat id -> {round number: points}
-
-
-def _played(night: Night) -> _Played:
-    seats = list(night.seats.with_left().select_related("user"))
-    points: dict[int, dict[int, int]] = defaultdict(dict)
-    numbers: set[int] = set()
-    recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
-    for seat_id, number, value in recorded.values_list("seat_id", "round__number", "points"):
-        points[seat_id][number] = value
-        numbers.add(number)
-    return _Played(seats=seats, numbers=sorted(numbers), points=dict(points))
-
-
-def _chart(played: _Played) -> SafeString:
+def _chart(played: Played) -> SafeString:
     # A player's colour is the order they first sat down (seat ids only grow), not
     # their place at the table, so a guest sitting in or someone leaving changes
     # nobody else's. A seat that comes back is the same seat, with the same colour.
@@ -185,48 +110,15 @@ def night_chart(night: Night) -> SafeString:
 
     Empty before the first round goes through: the night page has nothing to show yet.
     """
-    played = _played(night)
+    played = played_rounds(night)
     return _chart(played) if played.numbers else mark_safe("")
-
-
-def seat_results(
-    night: Night, seats: Iterable[Seat], totals: Mapping[int, int]
-) -> list[SeatResult]:
-    """Points into cents, with the loss cap when the night has one; most points first.
-
-    ``totals`` maps seat ids to points (a seat left out has 0). Recorded rounds
-    always add up to zero; were the totals ever off, no cap is applied rather than
-    no page shown.
-    """
-    seats = list(seats)
-    balances = {seat.pk: totals.get(seat.pk, 0) * night.point_cents for seat in seats}
-    final, forgiven, reduced = balances, {}, {}
-    if night.loss_cap_cents and sum(balances.values()) == 0:
-        capped = apply_loss_cap(balances, night.loss_cap_cents)
-        final, forgiven, reduced = capped.balances, capped.forgiven, capped.reduced
-    players = [
-        SeatResult(
-            seat=seat,
-            points=totals.get(seat.pk, 0),
-            cents=final[seat.pk],
-            uncapped_cents=balances[seat.pk],
-            forgiven=forgiven.get(seat.pk, 0),
-            reduced=reduced.get(seat.pk, 0),
-        )
-        for seat in seats
-    ]
-    return sorted(players, key=lambda player: (-player.points, player.seat.position))
-
-
-def _settle(players: list[SeatResult]) -> list[tuple[int, int, int]]:
-    return settle({player.seat.pk: player.cents for player in players})
 
 
 def night_results(night: Night) -> NightResults:
     """The settlement "if we stopped now": four queries, whatever the night's length (a
     finished night adds one for the payments across nights since it)."""
-    played = _played(night)
-    players, payments, across = _settlement(night, played)
+    played = played_rounds(night)
+    players, payments, across = settlement(night, played)
     return NightResults(
         night=night,
         rounds=len(played.numbers),
@@ -235,59 +127,3 @@ def night_results(night: Night) -> NightResults:
         chart=_chart(played),
         across=across,
     )
-
-
-def payment_lines(night: Night) -> list[PaymentLine]:
-    """The night's settlement payments as :func:`night_results` shows them, without
-    the chart: what a mark is checked against."""
-    return _settlement(night, _played(night))[1]
-
-
-def _settlement(
-    night: Night, played: _Played
-) -> tuple[list[SeatResult], list[PaymentLine], list[AcrossPayment]]:
-    players = seat_results(night, played.seats, {seat.pk: seat.points for seat in played.seats})
-    seats = {seat.pk: seat for seat in played.seats}
-    marked = {
-        (payment.payer_id, payment.payee_id, payment.cents): payment
-        for payment in Payment.objects.filter(night=night).select_related("marked_by")
-    }
-    across = _across_payments(night, seats) if night.is_over else []
-    # What each seat still owes (or is owed) here once marks and payments across nights
-    # are counted, as stored: the lines nobody marked take it in the settlement's order.
-    owes = {seat.pk: max(0, -seat.unpaid_cents) for seat in played.seats}
-    due = {seat.pk: max(0, seat.unpaid_cents) for seat in played.seats}
-    payments = []
-    for payer, payee, cents in _settle(players):
-        mark = marked.get((payer, payee, cents))
-        open_cents = cents
-        if mark is None and across:
-            open_cents = min(cents, owes[payer], due[payee])
-            owes[payer] -= open_cents
-            due[payee] -= open_cents
-        payments.append(PaymentLine(seats[payer], seats[payee], cents, mark, cents - open_cents))
-    return players, payments, across
-
-
-def _across_payments(night: Night, seats: Mapping[int, Seat]) -> list[AcrossPayment]:
-    """The payments across nights that squared some of ``night``, or were made since
-    it ended between two of its players in its currency (two queries)."""
-    people = {person_key(seat) for seat in seats.values()}
-    found = (
-        TabPayment.objects.filter(group_id=night.group_id, currency=night.currency)
-        .filter(Q(parts__seat__night=night) | Q(marked_at__gte=night.ended_at))
-        .distinct()
-        .prefetch_related(Prefetch("parts", queryset=TabPart.objects.select_related("seat")))
-        .order_by("marked_at", "pk")
-    )
-    across = []
-    for payment in found:
-        parts = payment.parts.all()
-        # The payer's side (+) or the payee's (-) of it that landed on this night.
-        here = max(
-            sum(part.cents for part in parts if part.seat.night_id == night.pk and part.cents > 0),
-            -sum(part.cents for part in parts if part.seat.night_id == night.pk and part.cents < 0),
-        )
-        if here or {person_key(part.seat) for part in parts} <= people:
-            across.append(AcrossPayment(payment, here))
-    return across

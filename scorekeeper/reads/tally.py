@@ -12,28 +12,6 @@ if TYPE_CHECKING:
 Stake = tuple[str, int]  # (currency, cents a point)
 
 
-_MEMBER, _GUEST = "user:", "guest:"
-
-
-def person_key(seat: Seat) -> str:
-    """Who a seat is across nights: ``user:<id>`` for a member, ``guest:<name>`` for a
-    guest (read back with :func:`user_id_of_key`)."""
-    return f"{_MEMBER}{seat.user_id}" if seat.user_id else f"{_GUEST}{seat.name.lower()}"
-
-
-def user_id_of_key(key: str) -> int | None:
-    """The account a :func:`person_key` names; None for a guest, or for text that is
-    no member's key.
-
-    >>> user_id_of_key("user:3"), user_id_of_key("guest:eve"), user_id_of_key("user:x")
-    (3, None, None)
-    """
-    number = key.removeprefix(_MEMBER)
-    if number == key or not (number.isascii() and number.isdecimal()):
-        return None
-    return int(number)
-
-
 def night_winners(seats: Iterable[Seat]) -> list[Seat]:
     """The seats of one night with the most points (more than one on a tie); nobody
     before anyone is ahead."""

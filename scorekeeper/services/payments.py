@@ -14,15 +14,15 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, Seat, User
-from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.reads.owed import (
+from scorekeeper.models.owed import (
     CANNOT_FOLD,
     HalfPaidAcross,
     finished_nights,
     folded_nights,
     owed_in,
 )
-from scorekeeper.reads.results import PAID_ACROSS, payment_lines
+from scorekeeper.models.payments import TabPart, TabPayment
+from scorekeeper.models.settlements import PAID_ACROSS, payment_lines
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, member_of, night_change, nights_change
 
@@ -80,7 +80,7 @@ def pay_owed(
     night: Night | None = None,
 ) -> TabPayment:
     """Record that ``payer`` paid ``payee`` ``cents`` of what is still owed, people
-    known by :func:`~scorekeeper.reads.tally.person_key`.
+    known by :func:`~scorekeeper.table.people.person_key`.
 
     Without ``night`` it pays the group's tab across all finished nights; with one,
     the night's settle-everything payments (that night and the ones before it). Less

@@ -16,11 +16,12 @@ from scorekeeper.forms.groups import InviteLinkForm
 from scorekeeper.forms.payments import OwedPaymentForm, PaymentForm, SettleEverythingForm
 from scorekeeper.i18n import money
 from scorekeeper.models import Group, Night, Payment, User
+from scorekeeper.models.owed import CANNOT_FOLD
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads import exports
 from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
-from scorekeeper.reads.owed import CANNOT_FOLD, folded_settlement
+from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
 from scorekeeper.reads.polls import settlement_now
 from scorekeeper.reads.records import player_record

@@ -8,7 +8,7 @@ from scorekeeper.models import User
 from scorekeeper.reads.results import night_chart
 from scorekeeper.services.seats import add_seat, leave_seat
 from tests.helpers import play, seats_of
-from tests.test_chart import SVG, series_groups
+from tests.table.test_chart import SVG, series_groups
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from scorekeeper.models import Seat
 from scorekeeper.reads import tally
 from scorekeeper.reads.pay_details import payee_user_id
-from scorekeeper.reads.tally import person_key, user_id_of_key
+from scorekeeper.table.people import person_key, user_id_of_key
 
 
 def test_the_docstring_examples_hold():

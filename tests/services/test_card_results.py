@@ -18,11 +18,11 @@ from scorekeeper import ofc
 from scorekeeper.models import Entry, Group, User, parse_board, player_board
 from scorekeeper.ofc import DECK, PRESETS, OFCError, score_board, score_table
 from scorekeeper.reads.records import CardRecord, HeadToHead, card_record
-from scorekeeper.reads.tally import person_key
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.rounds import edit_round, undo_last_round
 from scorekeeper.services.seats import add_seat
+from scorekeeper.table.people import person_key
 from scorekeeper.terms import row_description
 from tests.helpers import enter, finish, open_round, play, play_two_nights, seats_of
 

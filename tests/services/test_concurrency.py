@@ -13,7 +13,6 @@ from django.db import connection
 from scorekeeper.models import Entry, Night, RoundEdit
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
-from scorekeeper.reads.tally import person_key
 from scorekeeper.services import payments, rounds
 from scorekeeper.services import seats as seats_service
 from scorekeeper.services.errors import Refused
@@ -22,6 +21,7 @@ from scorekeeper.services.money import store_money
 from scorekeeper.services.payments import mark_paid, pay_owed
 from scorekeeper.services.rounds import edit_round
 from scorekeeper.services.seats import add_seat
+from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_user, play
 
 pytestmark = pytest.mark.database

@@ -24,7 +24,6 @@ from scorekeeper.models import Entry, Group, Night, Payment, Seat, User
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.reads.results import night_results
-from scorekeeper.reads.tally import person_key
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.payments import (
@@ -35,6 +34,7 @@ from scorekeeper.services.payments import (
     unmark_paid,
 )
 from scorekeeper.services.rounds import edit_round
+from scorekeeper.table.people import person_key
 from scorekeeper.table.settlement import apply_loss_cap
 from tests.helpers import finish, log_in, make_group, make_night, play
 

@@ -10,7 +10,7 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Group, Night, Payment, RoundEdit, User
-from scorekeeper.reads.owed import folded_settlement, owed_across_nights, person_key
+from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import at_table, night_change
@@ -29,6 +29,7 @@ from scorekeeper.services.payments import (
 )
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
+from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_night, open_round, play, seats_of
 
 KEY = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6"

@@ -4,10 +4,11 @@ import pytest
 
 from scorekeeper.models import Group, User
 from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.reads.owed import folded_settlement, owed_across_nights, person_key
+from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.payments import pay_owed, set_settle_everything, undo_owed_payment
+from scorekeeper.table.people import person_key
 from tests.helpers import finish, make_group, make_night, make_user, play, seats_of
 
 

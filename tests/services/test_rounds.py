@@ -4,10 +4,11 @@ Fantasyland and the button."""
 import pytest
 
 from scorekeeper.models import Entry, Night, RoundEdit, User
-from scorekeeper.reads.owed import owed_across_nights, person_key
+from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.payments import mark_paid, pay_owed, undo_owed_payment, unmark_paid
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, open_round, play, play_round, seats_of
 
 
