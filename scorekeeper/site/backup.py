@@ -7,8 +7,9 @@ The file is JSON: ``{"format": "ofcboard-backup", "version": 1, "migration": ...
 their microseconds (Django's own JSON fixtures round them to milliseconds).
 Password hashes are in it: keep it as private as the database.
 
-A restore stores no figure from the file that can be worked out from its rows: each
-seat's money and each board's result are worked out again
+A backup made by an older version is restored through the migrations since
+(:func:`at_this_version`). A restore stores no figure from the file that can be
+worked out from its rows: each seat's money and each board's result are worked out again
 (:func:`scorekeeper.services.rebuild.rebuild_stored_figures`), whichever version
 made the backup.
 """
@@ -23,12 +24,14 @@ from django.apps import apps
 from django.core import serializers
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from scorekeeper.services.rebuild import rebuild_stored_figures
 
 FORMAT = "ofcboard-backup"
 VERSION = 1
+APP = "scorekeeper"
 
 
 class BackupError(Exception):
@@ -136,6 +139,7 @@ def restore_backup(path: Path) -> dict[str, int]:
             f"The backup was made by a newer OFC Board (migration {document['migration']}); "
             "update this one first."
         )
+    document = at_this_version(document)
     # Imported here: import_checks reaches this module through the services it reuses.
     from scorekeeper.site.import_checks import check_file
 
@@ -151,9 +155,63 @@ def restore_backup(path: Path) -> dict[str, int]:
         with connection.cursor() as cursor:
             for statement in connection.ops.sequence_reset_sql(no_style(), models):
                 cursor.execute(statement)
-        # The rows are at this version's schema now (a field the backup's version did
-        # not have took its default): every stored figure is worked out from them, so
-        # a backup made before seats stored their money (migration 0012) or boards their
-        # result (0014) reads as it did, and nothing stored in the file is trusted.
+        # The rows are at this version's schema (at_this_version): every stored figure
+        # is worked out from them, so a backup made before seats stored their money
+        # (migration 0012) or boards their result (0014) reads as it did, and nothing
+        # stored in the file is trusted.
         rebuild_stored_figures()
     return counts
+
+
+def at_this_version(document: dict) -> dict:
+    """The backup ``document`` with its rows as this version's tables hold them.
+
+    A backup made by an older version (an earlier ``migration``) is brought up the
+    way its database would have been: its rows are loaded into this database's tables
+    as they were at its migration (the tables are emptied back to it, which the
+    restore's check that they hold nothing makes safe), the migrations since are run
+    over them, and the rows are read back as this version writes them. Whatever
+    happens, the tables end at this version and empty, as they were.
+    """
+    made_at = document["migration"]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes(APP)
+    if made_at == last_migration():
+        return document
+    if (APP, made_at) not in executor.loader.graph.nodes:
+        raise BackupError(
+            f"The backup was made at migration {made_at}, which this OFC Board does not know."
+        )
+    try:
+        executor.migrate([(APP, made_at)])
+        then = executor.loader.project_state([(APP, made_at)]).apps
+        with transaction.atomic():
+            _load_rows(document["objects"], then)
+        MigrationExecutor(connection).migrate(latest)
+        with transaction.atomic():
+            tables = [(model, model.objects.order_by("pk")) for model in app_models()]
+            upgraded = as_document(document["format"], document["version"], tables, {})
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+        for model in reversed(app_models()):
+            model._base_manager.all().delete()
+    return upgraded
+
+
+def _load_rows(objects: list[dict], then: Any) -> None:
+    """Serialized rows into the tables of the historical models ``then``, keys and all."""
+    for item in objects:
+        model = then.get_model(item["model"])
+        row = model(pk=model._meta.pk.to_python(item["pk"]))
+        many: dict[str, list] = {}
+        for name, value in item["fields"].items():
+            field = model._meta.get_field(name)
+            if field.many_to_many:
+                many[name] = value
+            elif field.is_relation:
+                setattr(row, field.attname, value)
+            else:
+                setattr(row, field.attname, field.to_python(value))
+        row.save(force_insert=True)
+        for name, value in many.items():
+            getattr(row, name).set(value)
