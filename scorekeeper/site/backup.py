@@ -128,6 +128,10 @@ def restore_backup(path: Path) -> dict[str, int]:
     all; the count of rows per table. Refused, changing nothing, when the database
     already has accounts or groups, or is older than the backup."""
     document = read_document(path)
+    # Imported here: import_checks reaches this module through the services it reuses.
+    from scorekeeper.site.import_checks import check_file, check_tables
+
+    check_tables(document, app_models())  # before any of its rows is put in a table
     models = app_models()
     if any(model.objects.exists() for model in models):
         raise BackupError(
@@ -140,9 +144,6 @@ def restore_backup(path: Path) -> dict[str, int]:
             "update this one first."
         )
     document = at_this_version(document)
-    # Imported here: import_checks reaches this module through the services it reuses.
-    from scorekeeper.site.import_checks import check_file
-
     check_file(document, models)  # every row as if typed, before anything is written
     counts: dict[str, int] = {}
     with transaction.atomic():

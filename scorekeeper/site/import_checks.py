@@ -93,14 +93,50 @@ def check_file(document: dict, tables: Iterable[type[models.Model]]) -> None:
     ``BackupError`` in words, unless every row is of one of ``tables`` and would be
     taken as typed. Rows of how someone likes to be paid are put as the account page
     keeps them (``document`` changes in place); nothing is written to the database."""
+    _check(document, tables, _check_rows)
+
+
+def check_tables(document: dict, tables: Iterable[type[models.Model]]) -> None:
+    """The first half of :func:`check_file`, for a file whose rows are not yet at this
+    version's schema (a backup made by an older version, before its upgrade puts them
+    in this database's tables): refused unless every row is a record of one of
+    ``tables``. Its fields are :func:`check_file`'s, once the rows are upgraded."""
+    _check(document, tables, _check_tables)
+
+
+def _check(document: dict, tables: Iterable[type[models.Model]], check: Callable) -> None:
     problems = _Problems()
     objects = document.get("objects")
     if not isinstance(objects, list):
         problems.file(_("The file has no list of records."))
     else:
-        _check_rows(objects, {model._meta.label_lower: model for model in tables}, problems)
+        check(objects, {model._meta.label_lower: model for model in tables}, problems)
     if problems.said:
         raise BackupError(problems.refusal())
+
+
+def _check_tables(
+    objects: list, allowed: dict[str, type[models.Model]], problems: _Problems
+) -> None:
+    for number, raw in enumerate(objects, 1):
+        _table_of(number, raw, allowed, problems)
+
+
+def _table_of(
+    number: int, raw: object, allowed: dict[str, type[models.Model]], problems: _Problems
+) -> type[models.Model] | None:
+    """The table of the record ``raw`` when it is one of ``allowed``; else None, said."""
+    if not (isinstance(raw, dict) and isinstance(raw.get("fields"), dict)):
+        problems.file(_("Record %(number)d is not a record of a table.") % {"number": number})
+        return None
+    label = str(raw.get("model", "")).lower()
+    model = allowed.get(label)
+    if model is None:
+        problems.file(
+            _("Record %(number)d belongs to %(table)s, a table this file cannot bring in.")
+            % {"number": number, "table": shown(label)}
+        )
+    return model
 
 
 def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems: _Problems) -> None:
@@ -115,16 +151,8 @@ def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems:
     keys: dict[type[models.Model], dict[Any, int]] = {model: {} for model in allowed.values()}
     account_names: dict[str, int] = {}
     for number, raw in enumerate(objects, 1):
-        if not (isinstance(raw, dict) and isinstance(raw.get("fields"), dict)):
-            problems.file(_("Record %(number)d is not a record of a table.") % {"number": number})
-            continue
-        label = str(raw.get("model", "")).lower()
-        model = allowed.get(label)
+        model = _table_of(number, raw, allowed, problems)
         if model is None:
-            problems.file(
-                _("Record %(number)d belongs to %(table)s, a table this file cannot bring in.")
-                % {"number": number, "table": shown(label)}
-            )
             continue
         row = _described(model, raw, names)
         try:

@@ -191,6 +191,41 @@ def test_every_table_is_checked_as_typed(site_file, model, field, value, words):
     assert words in said
 
 
+def test_an_older_versions_backup_with_another_apps_records_is_refused_before_its_upgrade(
+    db, tmp_path
+):
+    """A backup of an older version is brought up through the migrations in this
+    database's tables: another app's records must be refused before that, not only
+    after it (where the upgraded file no longer shows them)."""
+    anna = {
+        "model": "scorekeeper.user",
+        "pk": 1,
+        "fields": {
+            "password": "!",
+            "last_login": None,
+            "name": "Anna",
+            "is_active": True,
+            "date_joined": "2026-12-01T20:00:00+00:00",
+            "language": "",
+        },
+    }
+    objects = [anna]
+    a_lockout(objects)
+    path = tmp_path / "older.json"
+    path.write_text(
+        json.dumps(
+            {
+                "format": "ofcboard-backup",
+                "version": 1,
+                "migration": "0014_entry_card_result",
+                "objects": objects,
+            }
+        )
+    )
+    said = refused_restore(path)
+    assert "Record 2 belongs to axes.accessattempt, a table this file cannot bring in." in said
+
+
 def test_a_record_pointing_at_nothing_before_it_is_refused(site_file):
     def change(objects):
         next(row for row in objects if row["model"] == "scorekeeper.seat")["fields"]["night"] = 999
