@@ -2,14 +2,13 @@
 
 import segno
 from django.db.models import OuterRef, Subquery
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed
 from scorekeeper.models import Group, Membership, Round, User
 from scorekeeper.reads.history import newest_nights, night_summaries
 from scorekeeper.reads.owed import owed_across_nights, paid_across_nights
-from scorekeeper.reads.qr import qr_markup
+from scorekeeper.reads.qr import QRDrawing, qr_drawing
 
 
 def current_members(group: Group) -> list[Membership]:
@@ -75,9 +74,9 @@ def group_nights(
     }
 
 
-def qr_svg(url: str) -> SafeString:
-    """The invitation link as a QR code, inline SVG drawn on the server."""
-    return qr_markup(segno.make(url, error="m"), title=gettext("Invitation link"))
+def link_qr(url: str) -> QRDrawing:
+    """A link to open on a phone (the invitation link), as a QR code to draw."""
+    return qr_drawing(segno.make(url, error="m"), title=gettext("Invitation link"))
 
 
 def group_page(group: Group, base_url: str, reader: User, *, before: int | None = None) -> dict:
@@ -89,7 +88,7 @@ def group_page(group: Group, base_url: str, reader: User, *, before: int | None 
         "group": group,
         "members": current_members(group),
         "invite_url": link,
-        "qr": qr_svg(link),
+        "qr": link_qr(link),
         **group_nights(group, before=before),
         **owed_part(group, reader),
     }

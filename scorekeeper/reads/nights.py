@@ -4,13 +4,13 @@ number of queries however many rounds have been played."""
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from scorekeeper.i18n import difference
 from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
 from scorekeeper.reads.results import night_chart
+from scorekeeper.table.chart import Chart
 from scorekeeper.terms import foul_reason
 
 
@@ -167,7 +167,7 @@ class NightPage:
     target: SeatLine | None  # whose total the entry form is for
     enterable: set[int]  # the other seats whose total they may enter or change
     at_table: bool  # may change the table itself (services check it too)
-    chart: SafeString
+    chart: Chart | None  # None before the first round goes through
 
     @property
     def to_enter_for(self) -> list[SeatLine]:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
 
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import decimal, listed, money
@@ -28,7 +27,7 @@ from scorekeeper.models.nights import CardResult
 from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
 from scorekeeper.reads.tally import Stake, stake_lines
-from scorekeeper.table.chart import ChartSeries, running_totals_svg
+from scorekeeper.table.chart import Chart, ChartSeries, running_totals
 from scorekeeper.table.formatting import MINUS
 from scorekeeper.table.people import person_key
 from scorekeeper.terms import describe as hand_in_words
@@ -73,7 +72,7 @@ class CurrencyLine:
     nights: int
     best: PlayerNight
     worst: PlayerNight
-    chart: SafeString  # the running total after each night, oldest first
+    chart: Chart  # the running total after each night, oldest first
 
 
 @dataclass(frozen=True)
@@ -177,7 +176,7 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
         for line in lines:
             running += line.cents
             totals.append(running)
-        svg = running_totals_svg(
+        chart = running_totals(
             [ChartSeries(user.name, totals)],
             rounds=len(lines),
             format_total=partial(money, currency=currency),
@@ -193,8 +192,7 @@ def _currencies(user: User, oldest_first: list[PlayerNight]) -> list[CurrencyLin
                 # The first of equal nights: the oldest.
                 best=max(lines, key=lambda line: line.cents),
                 worst=min(lines, key=lambda line: line.cents),
-                # chart.py escapes every name it writes, so the markup is safe as is.
-                chart=mark_safe(svg),
+                chart=chart,
             )
         )
     return currencies

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed
@@ -24,7 +23,7 @@ from scorekeeper.models.settlements import (
     played_rounds,
     settlement,
 )
-from scorekeeper.table.chart import ChartSeries, running_totals_svg
+from scorekeeper.table.chart import Chart, ChartSeries, running_totals
 from scorekeeper.table.formatting import signed
 
 
@@ -34,7 +33,7 @@ class NightResults:
     rounds: int
     players: list[SeatResult]  # most points first
     payments: list[PaymentLine]
-    chart: SafeString
+    chart: Chart
     across: list[AcrossPayment] = field(default_factory=list)  # oldest first
 
     @property
@@ -50,7 +49,7 @@ class NightResults:
         return all(line.is_paid or line.paid_across for line in self.payments)
 
 
-def _chart(played: Played) -> SafeString:
+def _chart(played: Played) -> Chart:
     # A player's colour is the order they first sat down (seat ids only grow), not
     # their place at the table, so a guest sitting in or someone leaving changes
     # nobody else's. A seat that comes back is the same seat, with the same colour.
@@ -77,16 +76,14 @@ def _chart(played: Played) -> SafeString:
             running += theirs.get(number, 0)
             line.append(running)
         series.append(ChartSeries(seat.name, line, start=start, colour=colours[seat.pk]))
-    # chart.py escapes every name it writes, so the markup is safe to output as is.
     rounds = len(played.numbers)
-    svg = running_totals_svg(
+    return running_totals(
         series,
         rounds=rounds,
         format_total=signed,
         describe=_chart_name,
         empty_message=gettext("No rounds yet"),
     )
-    return mark_safe(svg)
 
 
 def _chart_name(rounds: int, totals: list[str]) -> str:
@@ -105,13 +102,13 @@ def _seat_id(seat: Seat) -> int:
     return seat.pk
 
 
-def night_chart(night: Night) -> SafeString:
-    """Each player's running total, round by round, as inline SVG (two queries).
+def night_chart(night: Night) -> Chart | None:
+    """Each player's running total, round by round, as a chart to draw (two queries).
 
-    Empty before the first round goes through: the night page has nothing to show yet.
+    None before the first round goes through: the night page has nothing to show yet.
     """
     played = played_rounds(night)
-    return _chart(played) if played.numbers else mark_safe("")
+    return _chart(played) if played.numbers else None
 
 
 def night_results(night: Night) -> NightResults:

@@ -1,7 +1,10 @@
-"""The night's running totals as an inline SVG line chart, drawn on the server.
+"""The night's running totals as a line chart: its geometry, worked out on the server.
 
-Pure Python, no Django and no JavaScript: ``running_totals_svg`` returns markup
-that a template outputs with ``|safe`` (every name in it is escaped here).
+Pure Python, no Django and no markup: :func:`running_totals` returns a :class:`Chart`,
+every line, dot, label and tick with its place in whole pixels and its words as plain
+text, and the template ``scorekeeper/chart.svg`` (``{% chart %}``, in
+``scorekeeper/templatetags/drawings.py``) writes it as an inline SVG, escaping every
+word as any template does.
 
 The SVG has a ``viewBox`` and no fixed size, so it scales to the width of its
 container (a phone is about 360 px wide). It carries no colours of its own:
@@ -30,7 +33,6 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from html import escape as _html_escape
 
 from scorekeeper.table.formatting import signed
 
@@ -96,7 +98,78 @@ class ChartSeries:
         return self.points[-1] if self.points else 0
 
 
-def running_totals_svg(
+@dataclass(frozen=True)
+class Segment:
+    """A straight line from (``x1``, ``y1``) to (``x2``, ``y2``), in pixels."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+
+@dataclass(frozen=True)
+class Text:
+    """Words drawn with their baseline's ``x``/``y`` (its start, middle or end, as its
+    place in the chart says): plain text, escaped by whoever writes it."""
+
+    x: int
+    y: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: its ``series-N`` class number (``colour``), its ``title``
+    (name and total in full), its points in pixels from where it starts to where it
+    ends in a dot, and its label beside the chart, with a leader back to the dot when
+    the label had to move or the line stops early."""
+
+    colour: int
+    title: str
+    points: tuple[tuple[int, int], ...]
+    label: Text
+    leader: Segment | None
+
+    @property
+    def end(self) -> tuple[int, int]:
+        """Where the line stops: its dot."""
+        return self.points[-1]
+
+    @property
+    def coordinates(self) -> str:
+        """The points as SVG's ``points`` attribute lists them: ``"10,20 30,40"``.
+
+        >>> Line(0, "Anna +4", ((10, 20), (30, 40)), Text(36, 44, "Anna +4"), None).coordinates
+        '10,20 30,40'
+        """
+        return " ".join(f"{x},{y}" for x, y in self.points)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """All a chart draws, in a ``width`` x ``height`` box (its ``viewBox``).
+
+    ``name`` is its accessible name, one sentence in the page's language. Before the
+    first round it has only a ``zero`` line across its middle and a ``message``;
+    after, a light ``grid``, the axes' numbers (``y_ticks`` at the left, ending at
+    their ``x``; ``x_ticks`` below, centred), the ``zero`` line and each player's
+    ``lines``.
+    """
+
+    width: int
+    height: int
+    name: str
+    zero: Segment
+    message: Text | None = None
+    grid: tuple[Segment, ...] = ()
+    y_ticks: tuple[Text, ...] = ()
+    x_ticks: tuple[Text, ...] = ()
+    lines: tuple[Line, ...] = ()
+    font_size: int = _FONT_SIZE
+
+
+def running_totals(
     series: Sequence[ChartSeries],
     *,
     rounds: int,
@@ -106,8 +179,8 @@ def running_totals_svg(
     height: int = 200,
     format_total: Callable[[int], str] = signed,
     format_tick: Callable[[int], str] | None = None,
-) -> str:
-    """Draw each player's running total, round by round, as an ``<svg>`` string.
+) -> Chart:
+    """Each player's running total, round by round, as a :class:`Chart`.
 
     The x axis runs from round 0 to ``rounds``, the y axis covers every total
     and 0, with a light grid and a stronger zero line. Each line runs from 0
@@ -127,12 +200,17 @@ def running_totals_svg(
 
     >>> def describe(rounds, totals):
     ...     return f"After {rounds} rounds: " + " and ".join(totals)
-    >>> svg = running_totals_svg(
+    >>> chart = running_totals(
     ...     [ChartSeries("Anna", [5, 42]), ChartSeries("Ben", [-5, -42])],
     ...     rounds=2, describe=describe, empty_message="No rounds yet")
-    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    >>> chart.name, chart.width
+    ('After 2 rounds: Anna +42 and Ben −42', 360)
+    >>> [(line.colour, line.label.text, len(line.points)) for line in chart.lines]
+    [(0, 'Anna +42', 3), (1, 'Ben −42', 3)]
+    >>> anna, ben = chart.lines
+    >>> anna.points[0] == ben.points[0]  # both start at 0 before round 1
     True
-    >>> 'aria-label="After 2 rounds: Anna +42 and Ben −42"' in svg
+    >>> anna.end[1] < chart.zero.y1 < ben.end[1]  # higher totals are drawn higher
     True
     """
     if rounds < 0:
@@ -145,10 +223,10 @@ def running_totals_svg(
             )
 
     if rounds == 0:
-        return _empty_svg(describe(0, []), empty_message, width, height)
+        return _empty(_text(describe(0, [])), _text(empty_message), width, height)
 
     labels = [f"{_shorten(line.name)} {format_total(line.total)}" for line in series]
-    aria = describe(rounds, [f"{line.name} {format_total(line.total)}" for line in series])
+    name = describe(rounds, [f"{line.name} {format_total(line.total)}" for line in series])
 
     values = [0, *(value for line in series for value in line.points)]
     step = _nice_step(max(values) - min(values))
@@ -174,36 +252,15 @@ def running_totals_svg(
     def y_at(value: int) -> float:
         return plot_top + (plot_bottom - plot_top) * (high - value) / (high - low)
 
-    parts = [
-        _svg_start(aria, width, height),
-        '<g class="grid" stroke="currentColor" stroke-opacity="0.15" stroke-width="1">',
-    ]
-    for tick in ticks:
-        if tick:
-            parts.append(_line(plot_left, y_at(tick), plot_right, y_at(tick)))
     round_step = _nice_step(rounds, target=6)
-    for round_number in range(0, rounds + 1, round_step):
-        parts.append(_line(x_at(round_number), plot_top, x_at(round_number), plot_bottom))
-    parts.append("</g>")
-
-    parts.append('<g class="ticks" fill="currentColor" fill-opacity="0.7">')
-    for tick in ticks:
-        parts.append(
-            f'<text x="{_n(plot_left - 4)}" y="{_n(y_at(tick) + _FONT_SIZE * 0.35)}"'
-            f' text-anchor="end">{_escape(tick_text(tick))}</text>'
-        )
-    for round_number in range(0, rounds + 1, round_step):
-        parts.append(
-            f'<text x="{_n(x_at(round_number))}" y="{_n(height - 6)}"'
-            f' text-anchor="middle">{round_number}</text>'
-        )
-    parts.append("</g>")
-
-    zero = y_at(0)
-    parts.append(
-        f'<line class="zero" x1="{_n(plot_left)}" y1="{_n(zero)}" x2="{_n(plot_right)}"'
-        f' y2="{_n(zero)}" stroke="currentColor" stroke-opacity="0.6" stroke-width="1"/>'
-    )
+    round_numbers = range(0, rounds + 1, round_step)
+    grid = [_segment(plot_left, y_at(tick), plot_right, y_at(tick)) for tick in ticks if tick]
+    grid += [_segment(x_at(n), plot_top, x_at(n), plot_bottom) for n in round_numbers]
+    y_ticks = [
+        Text(_n(plot_left - 4), _n(y_at(tick) + _FONT_SIZE * 0.35), _text(tick_text(tick)))
+        for tick in ticks
+    ]
+    x_ticks = [Text(_n(x_at(n)), _n(height - 6), str(n)) for n in round_numbers]
 
     ends = [(x_at(line.end), y_at(line.total)) for line in series]
     label_ys = _spread(
@@ -214,6 +271,7 @@ def running_totals_svg(
         highest=plot_bottom + 4,
     )
     label_x = plot_right + 6
+    lines = []
     for index, (line, label) in enumerate(zip(series, labels, strict=True)):
         end_x, end_y = ends[index]
         label_y = label_ys[index]
@@ -221,49 +279,45 @@ def running_totals_svg(
             list(enumerate((0, *line.points), start=line.start)),
             most=max(_LEAST_PER_LINE, _MOST_POINTS // len(series)),
         )
-        coordinates = " ".join(f"{_n(x_at(number))},{_n(y_at(value))}" for number, value in drawn)
-        colour = index if line.colour is None else line.colour
-        parts.append(
-            f'<g class="series series-{colour % SERIES_CLASSES}">'
-            f"<title>{_escape(line.name)} {_escape(format_total(line.total))}</title>"
-            f'<polyline points="{coordinates}" fill="none" stroke="currentColor"'
-            ' stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>'
-            f'<circle cx="{_n(end_x)}" cy="{_n(end_y)}" r="2.5" fill="currentColor"/>'
-        )
         # A leader only when the label had to move or the line stops early.
-        if abs(label_y - end_y) > 1 or end_x < plot_right:
-            parts.append(
-                f'<line class="leader" x1="{_n(end_x)}" y1="{_n(end_y)}"'
-                f' x2="{_n(label_x - 2)}" y2="{_n(label_y)}" stroke="currentColor"'
-                ' stroke-opacity="0.5" stroke-width="1"/>'
+        moved = abs(label_y - end_y) > 1 or end_x < plot_right
+        colour = index if line.colour is None else line.colour
+        lines.append(
+            Line(
+                colour=colour % SERIES_CLASSES,
+                title=_text(f"{line.name} {format_total(line.total)}"),
+                # The last point is the line's end, where its dot is.
+                points=tuple((_n(x_at(number)), _n(y_at(value))) for number, value in drawn),
+                label=Text(_n(label_x), _n(label_y + _FONT_SIZE * 0.35), _text(label)),
+                leader=_segment(end_x, end_y, label_x - 2, label_y) if moved else None,
             )
-        parts.append(
-            f'<text class="label" x="{_n(label_x)}" y="{_n(label_y + _FONT_SIZE * 0.35)}"'
-            f' fill="currentColor">{_escape(label)}</text></g>'
         )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _svg_start(aria: str, width: int, height: int) -> str:
-    """The opening tag and accessible name shared by every chart."""
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"'
-        f' class="ofc-chart" role="img" aria-label="{_escape(aria)}"'
-        f' font-family="system-ui, sans-serif" font-size="{_FONT_SIZE}">'
-        f"<title>{_escape(aria)}</title>"
+    return Chart(
+        width=width,
+        height=height,
+        name=_text(name),
+        zero=_segment(plot_left, y_at(0), plot_right, y_at(0)),
+        grid=tuple(grid),
+        y_ticks=tuple(y_ticks),
+        x_ticks=tuple(x_ticks),
+        lines=tuple(lines),
     )
 
 
-def _empty_svg(aria: str, message: str, width: int, height: int) -> str:
-    """Before the first round: the zero line across the middle and a message."""
+def _empty(name: str, message: str, width: int, height: int) -> Chart:
+    """Before the first round: the zero line across the middle and a message.
+
+    >>> chart = _empty("No rounds yet", "Nothing yet", 360, 200)
+    >>> chart.zero, chart.message
+    (Segment(x1=8, y1=100, x2=352, y2=100), Text(x=180, y=92, text='Nothing yet'))
+    """
     middle = height / 2
-    return (
-        _svg_start(aria, width, height)
-        + f'<line class="zero" x1="8" y1="{_n(middle)}" x2="{width - 8}" y2="{_n(middle)}"'
-        ' stroke="currentColor" stroke-opacity="0.6" stroke-width="1"/>'
-        f'<text class="empty" x="{_n(width / 2)}" y="{_n(middle - 8)}" text-anchor="middle"'
-        f' fill="currentColor">{_escape(message)}</text></svg>'
+    return Chart(
+        width=width,
+        height=height,
+        name=name,
+        zero=_segment(8, middle, width - 8, middle),
+        message=Text(_n(width / 2), _n(middle - 8), message),
     )
 
 
@@ -349,20 +403,25 @@ def _compact(value: int) -> str:
     return str(value)
 
 
-def _escape(text: str) -> str:
-    """``html.escape``, minus the characters that XML cannot carry at all."""
-    return _html_escape(_NOT_XML.sub("", text))
+def _text(text: str) -> str:
+    """``text`` without the characters XML cannot carry even escaped: a name pasted
+    with one of them would otherwise make the whole SVG invalid.
+
+    >>> _text("An" + chr(0) + "na" + chr(0x1B))
+    'Anna'
+    """
+    return _NOT_XML.sub("", text)
 
 
 def _shorten(name: str) -> str:
     return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1].rstrip() + "…"
 
 
-def _line(x1: float, y1: float, x2: float, y2: float) -> str:
-    return f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"/>'
+def _segment(x1: float, y1: float, x2: float, y2: float) -> Segment:
+    return Segment(_n(x1), _n(y1), _n(x2), _n(y2))
 
 
-def _n(number: float) -> str:
+def _n(number: float) -> int:
     """A coordinate in whole pixels: a 360 px chart with 2 px lines looks the same,
     and a long night's rendered poll is 1.7 KB gzipped instead of 2.0."""
-    return str(round(number))
+    return round(number)

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from scorekeeper.models import Night
-from scorekeeper.reads.groups import qr_svg
+from scorekeeper.reads.groups import link_qr
 from scorekeeper.reads.nights import night_state
 from scorekeeper.reads.polls import night_now, shared_night_now
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
@@ -38,7 +38,7 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     }
     if night.screen_token:
         link = site_url(request).rstrip("/") + reverse("shared_screen", args=[night.screen_token])
-        context.update(share_url=link, qr=qr_svg(link))
+        context.update(share_url=link, qr=link_qr(link))
     return render(request, "scorekeeper/night_screen.html", context)
 
 
