@@ -14,6 +14,7 @@ from scorekeeper.table.paying import (
     check_bic,
     check_iban,
     check_link,
+    grouped_iban,
 )
 
 LINK_LABELS = {
@@ -45,6 +46,8 @@ class PayDetailsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.iban:  # kept compact; shown as people read it
+            self.initial["iban"] = grouped_iban(self.instance.iban)
         self.fields["iban"].widget.attrs.update(
             {"autocapitalize": "characters", "spellcheck": "false", "autocomplete": "off"}
         )

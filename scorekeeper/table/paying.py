@@ -86,6 +86,17 @@ def check_iban(value: str) -> str:
     return iban
 
 
+def grouped_iban(value: str) -> str:
+    """An IBAN as people read and type it, in groups of four (how the account page
+    shows a kept one, which is compact).
+
+    >>> grouped_iban("NL91ABNA0417164300")
+    'NL91 ABNA 0417 1643 00'
+    """
+    iban = compact_iban(value)
+    return " ".join(iban[start : start + 4] for start in range(0, len(iban), 4))
+
+
 def check_bic(value: str) -> str:
     """A BIC (ISO 9362: 8 or 11 characters) in upper case; ``ValueError`` otherwise."""
     try:

@@ -287,3 +287,10 @@ def test_the_holder_is_kept_with_its_spaces_collapsed(login, make_user):
     make_user("Anna")
     login("Anna").post(ACCOUNT, {"holder": " Anna \t de  Vries ", "iban": IBAN})
     assert PayDetails.objects.get(user__name="Anna").holder == "Anna de Vries"
+
+
+def test_the_account_page_shows_the_kept_iban_in_groups_of_four(login, make_user):
+    make_user("Anna")
+    anna_is_paid_by(holder="Anna de Vries", iban="nl91abna0417164300")
+    page = login("Anna").get(ACCOUNT).content.decode()
+    assert 'value="NL91 ABNA 0417 1643 00"' in page
