@@ -273,12 +273,12 @@ def test_the_rebuild_command_makes_spoiled_figures_again():
     assert stored() == good
     assert_reads_as_then(group)
     assert out.getvalue().strip() == (
-        "Rebuilt the stored figures of 4 nights: 12 seats (12 were different) "
-        "and 7 boards (22 entries were different)."
+        "Rebuilt the stored figures of 4 nights: 12 seats (12 different) "
+        "and 7 boards (22 entries different)."
     )
     out = StringIO()
     call_command("rebuild", stdout=out)  # nothing left to put right
-    assert "(0 were different)" in out.getvalue() and "(0 entries" in out.getvalue()
+    assert "(0 different)" in out.getvalue() and "(0 entries different)" in out.getvalue()
 
 
 @restores

@@ -31,7 +31,11 @@ class Command(BaseCommand):
                 raise CommandError(f"There is no night {', '.join(map(str, missing))}.")
         rebuilt = rebuild_stored_figures(night)
         self.stdout.write(
-            f"Rebuilt the stored figures of {rebuilt.nights} nights: {rebuilt.seats} seats "
-            f"({rebuilt.seats_changed} were different) and {rebuilt.boards} boards "
-            f"({rebuilt.entries_changed} entries were different)."
+            f"Rebuilt the stored figures of {_count(rebuilt.nights, 'night')}: "
+            f"{_count(rebuilt.seats, 'seat')} ({rebuilt.seats_changed} different) and "
+            f"{_count(rebuilt.boards, 'board')} ({rebuilt.entries_changed} entries different)."
         )
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"

@@ -10,7 +10,10 @@ from scorekeeper.site.group_copy import import_group
 class Command(BaseCommand):
     help = (
         "Bring a backup made by `manage.py backup` back into an empty database "
-        "(SQLite or PostgreSQL), migrating it first. Everyone logs in again afterwards. "
+        "(SQLite or PostgreSQL), migrating it first; a backup made by an older version "
+        "goes through the migrations since. The stored figures (each seat's money, each "
+        "board's result) are worked out again from the rows, as `manage.py rebuild` does. "
+        "Everyone logs in again afterwards. "
         "With --as-new-group: a group written by `manage.py backup --group`, added to "
         "this database beside what is in it."
     )
