@@ -39,7 +39,7 @@ from scorekeeper.forms.pay_details import PayDetailsForm
 from scorekeeper.models import Entry, Group, Night, PayDetails, Round, RoundEdit, Seat, User
 from scorekeeper.models.nights import parse_board
 from scorekeeper.models.payments import TabPayment
-from scorekeeper.ofc import PRESETS, FantasylandState, OFCError, RuleError
+from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import checked_table_rules
 from scorekeeper.services.nights import _check_house_rules as checked_night_rules
@@ -149,6 +149,11 @@ def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems:
         and isinstance(row.get("fields"), dict)
     }
     keys: dict[type[models.Model], dict[Any, int]] = {model: {} for model in allowed.values()}
+    # The records read so far by table and key, for a record's checks against those it
+    # points at (an entry's claim against its night's game).
+    read: dict[type[models.Model], dict[Any, models.Model]] = {
+        model: {} for model in allowed.values()
+    }
     account_names: dict[str, int] = {}
     for number, raw in enumerate(objects, 1):
         model = _table_of(number, raw, allowed, problems)
@@ -170,9 +175,10 @@ def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems:
             )
             continue
         _check_keys(number, row, instance, keys, problems)
+        read[model].setdefault(instance.pk, instance)
         wrong = _check_fields(number, row, instance, problems)
         for check in ROW_CHECKS.get(model, ()):
-            for field, problem in check(instance, raw, keys):
+            for field, problem in check(instance, raw, read):
                 if field not in wrong:  # said once, by the column's own check
                     problems.row(number, row, problem, field)
         if isinstance(instance, User):
@@ -244,7 +250,7 @@ def _check_fields(number: int, row: str, instance: models.Model, problems: _Prob
 
 
 # --- each table's own checks, as typed -------------------------------------------------
-# Each takes the row read, its fields as in the file and the keys read so far, and
+# Each takes the row read, its fields as in the file and the records read before it, and
 # yields (the field as the file names it, what is wrong) pairs.
 
 Found = Iterable[tuple[str, str]]
@@ -332,7 +338,11 @@ def _tab_payment(payment: TabPayment, raw: dict, keys: dict) -> Found:
 
 
 def _round(round_: Round, raw: dict, keys: dict) -> Found:
-    """Who plays the hand in Fantasyland: {seat key: [cards, stays]}, seats of the file."""
+    """Who plays the hand in Fantasyland: {seat key: [cards, stays]}, seats of the file;
+    and its dealer, a seat at its night."""
+    dealer = keys[Seat].get(round_.dealer_id)
+    if dealer is not None and dealer.night_id != round_.night_id:
+        yield "dealer", _("This seat is not at the night of this round.")
     try:
         fantasyland = _a_dict(round_.fantasyland)
         for seat, value in fantasyland.items():
@@ -344,7 +354,19 @@ def _round(round_: Round, raw: dict, keys: dict) -> Found:
 
 
 def _entry(entry: Entry, raw: dict, keys: dict) -> Found:
-    """The cards as the card page keeps them: three rows of cards in its notation."""
+    """The cards as the card page keeps them (three rows of cards in its notation), a
+    Fantasyland claim as its night's game has it, and a seat at the round's night."""
+    round_, seat = keys[Round].get(entry.round_id), keys[Seat].get(entry.seat_id)
+    if round_ is not None and seat is not None and seat.night_id != round_.night_id:
+        yield "seat", _("This seat is not at the night of this round.")
+    game = _game_of(keys, round_)
+    ways_in = {option.id for option in game.entry_options} if game is not None else None
+    if entry.fantasyland_made and ways_in is not None and entry.fantasyland_made not in ways_in:
+        yield (
+            "fantasyland_made",
+            _("“%(value)s” is not a way into Fantasyland in this night's game.")
+            % {"value": shown(entry.fantasyland_made)},
+        )
     if entry.board is None:
         return
     try:
@@ -353,6 +375,15 @@ def _entry(entry: Entry, raw: dict, keys: dict) -> Found:
         readable = False
     if not readable:
         yield "board", _("The cards of this board cannot be read.")
+
+
+def _game_of(keys: dict, round_: Round | None) -> Game | None:
+    """The game the night of ``round_`` plays, or None when it cannot be told."""
+    night = keys[Night].get(round_.night_id) if round_ is not None else None
+    try:
+        return PRESETS[night.game].with_house_rules(night.rules) if night is not None else None
+    except (KeyError, RuleError, TypeError, ValueError):
+        return None  # said of the night's own record
 
 
 def _round_edit(edit: RoundEdit, raw: dict, keys: dict) -> Found:

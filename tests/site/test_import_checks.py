@@ -308,6 +308,7 @@ def test_a_group_file_brings_no_pay_details(group_file):
         ("scorekeeper.tabpayment", "payee_name", "Bram\x1b", "letters and spaces"),
         ("scorekeeper.round", "fantasyland", {"12345": [14, 0]}, "Fantasyland cannot be read"),
         ("scorekeeper.roundedit", "changes", [["Anna", "x"]], "cannot be read"),
+        ("scorekeeper.entry", "fantasyland_made", "royal", "is not a way into Fantasyland"),
     ],
 )
 def test_a_crafted_group_file_is_refused_whole(group_file, model, field, value, words):
@@ -321,3 +322,25 @@ def test_a_crafted_group_file_is_refused_whole(group_file, model, field, value, 
 def test_an_untouched_group_file_comes_in(group_file):
     group, _renamed, _counts = import_group(group_file)
     assert Group.objects.filter(pk=group.pk).exists()
+
+
+def test_an_entry_or_a_dealer_from_another_night_is_refused(group_file):
+    def a_seat_not_at_the_night_of(objects, round_key):
+        nights = {
+            r["pk"]: r["fields"]["night"] for r in objects if r["model"] == "scorekeeper.round"
+        }
+        return next(
+            row["pk"]
+            for row in objects
+            if row["model"] == "scorekeeper.seat" and row["fields"]["night"] != nights[round_key]
+        )
+
+    def change(objects):
+        entry = the_record(objects, "scorekeeper.entry")
+        entry["fields"]["seat"] = a_seat_not_at_the_night_of(objects, entry["fields"]["round"])
+        round_ = the_record(objects, "scorekeeper.round")
+        round_["fields"]["dealer"] = a_seat_not_at_the_night_of(objects, round_["pk"])
+
+    said = refused_import(crafted(group_file, change))
+    assert "seat: This seat is not at the night of this round." in said
+    assert "dealer: This seat is not at the night of this round." in said
