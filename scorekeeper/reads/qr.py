@@ -30,7 +30,7 @@ def qr_drawing(code: segno.QRCode, *, title: str, scale: int = 5, border: int = 
 
     >>> drawing = qr_drawing(segno.make("OFC", error="m", micro=False), title="A code")
     >>> drawing.modules, drawing.size, drawing.path[:12]
-    (25, 125, 'M2 2.5h7m1 0')
+    (25, 125, 'M2 2.5h7m2 0')
     """
     width, _ = code.symbol_size(scale=1, border=border)
     return QRDrawing(title=title, modules=width, scale=scale, path=_dark_runs(code, border))

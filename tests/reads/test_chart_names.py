@@ -4,18 +4,23 @@ totals listed as the language lists names (Chinese 、 and 和, Dutch "en")."""
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from scorekeeper.models import User
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
+from scorekeeper.table.chart import Chart
 from tests.helpers import play, play_two_nights
 
 pytestmark = pytest.mark.django_db
 
 
-def name_of(svg: str) -> str:
-    return ET.fromstring(svg).get("aria-label")
+def name_of(chart: Chart) -> str:
+    """What a screen reader says for the chart as the page draws it."""
+    root = ET.fromstring(render_to_string("scorekeeper/chart.svg", {"chart": chart}))
+    assert root.find("{http://www.w3.org/2000/svg}title").text == chart.name
+    return root.get("aria-label")
 
 
 @pytest.mark.parametrize(
