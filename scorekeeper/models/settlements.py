@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.models.nights import Entry, Night, Seat
 from scorekeeper.models.payments import Payment, TabPart, TabPayment
 from scorekeeper.table.people import person_key
-from scorekeeper.table.settlement import apply_loss_cap, settle
+from scorekeeper.table.settlement import night_money, settle
 
 PAID_ACROSS = gettext_lazy(
     "%(amount)s of this was paid across nights already. What is left is owed on the group page."
@@ -110,19 +110,16 @@ def seat_results(
     no page shown.
     """
     seats = list(seats)
-    balances = {seat.pk: totals.get(seat.pk, 0) * night.point_cents for seat in seats}
-    final, forgiven, reduced = balances, {}, {}
-    if night.loss_cap_cents and sum(balances.values()) == 0:
-        capped = apply_loss_cap(balances, night.loss_cap_cents)
-        final, forgiven, reduced = capped.balances, capped.forgiven, capped.reduced
+    points = {seat.pk: totals.get(seat.pk, 0) for seat in seats}
+    money = night_money(points, night.point_cents, night.loss_cap_cents)
     players = [
         SeatResult(
             seat=seat,
-            points=totals.get(seat.pk, 0),
-            cents=final[seat.pk],
-            uncapped_cents=balances[seat.pk],
-            forgiven=forgiven.get(seat.pk, 0),
-            reduced=reduced.get(seat.pk, 0),
+            points=points[seat.pk],
+            cents=money.balances[seat.pk],
+            uncapped_cents=points[seat.pk] * night.point_cents,
+            forgiven=money.forgiven.get(seat.pk, 0),
+            reduced=money.reduced.get(seat.pk, 0),
         )
         for seat in seats
     ]
