@@ -303,27 +303,34 @@ def _game(value: str, field: str = "game") -> Found:
         yield field, _("“%(value)s” is not one of the app's games.") % {"value": shown(value)}
 
 
+# What reading house rules of a strange shape raises, besides the services' Refused.
+NOT_RULES = (RuleError, TypeError, ValueError, KeyError, AttributeError)
+
+
+def _rules(field: str, rules: object, check: Callable[[dict], object], game: str = "") -> Found:
+    """House rules as the services check them (``check``), and as ``game`` plays them."""
+    try:
+        check(_a_dict(rules))
+        if game in PRESETS:
+            PRESETS[game].with_house_rules(_a_dict(rules))
+    except Refused as refusal:
+        yield field, str(refusal)
+    except NOT_RULES:
+        yield field, _("These house rules cannot be played.")
+
+
 def _group(group: Group, raw: dict, keys: dict) -> Found:
     yield from _form_errors(GroupForm(data={"name": group.name}))
     yield from _currency(group.currency)
     yield from _game(group.default_game, "default_game")
-    for problem in _refused(lambda: checked_table_rules(_a_dict(group.house_rules))):
-        yield "house_rules", problem
-    for problem in _refused(lambda: checked_night_rules(_a_dict(group.default_rules))):
-        yield "default_rules", problem
+    yield from _rules("house_rules", group.house_rules, checked_table_rules)
+    yield from _rules("default_rules", group.default_rules, checked_night_rules)
 
 
 def _night(night: Night, raw: dict, keys: dict) -> Found:
     yield from _currency(night.currency)
     yield from _game(night.game)
-    problems = _refused(lambda: checked_night_rules(_a_dict(night.rules)))
-    if not problems and night.game in PRESETS:
-        try:
-            PRESETS[night.game].with_house_rules(night.rules)
-        except (RuleError, TypeError, ValueError):
-            problems = [_("These house rules cannot be played.")]
-    for problem in problems:
-        yield "rules", problem
+    yield from _rules("rules", night.rules, checked_night_rules, night.game)
 
 
 def _seat(seat: Seat, raw: dict, keys: dict) -> Found:
@@ -382,7 +389,7 @@ def _game_of(keys: dict, round_: Round | None) -> Game | None:
     night = keys[Night].get(round_.night_id) if round_ is not None else None
     try:
         return PRESETS[night.game].with_house_rules(night.rules) if night is not None else None
-    except (KeyError, RuleError, TypeError, ValueError):
+    except NOT_RULES:
         return None  # said of the night's own record
 
 
