@@ -45,8 +45,10 @@ def test_a_record_counts_nights_won_and_money_per_currency(two_nights_with_cards
     assert (euros.best.night, euros.best.cents) == (first, 320)
     assert (euros.worst.night, euros.worst.cents) == (second, -800)
     # The running total: +3.20 after night 1, -4.80 after night 2.
-    assert "Anna −€4.80" in euros.chart
-    assert euros.chart.startswith("<svg") and "style=" not in euros.chart
+    (line,) = euros.chart.lines
+    assert line.title == line.label.text == "Anna −€4.80"
+    assert len(line.points) == 3  # 0, then after each night
+    assert all("€" in tick.text for tick in euros.chart.y_ticks)  # the axis says money
 
 
 def test_points_a_hand_are_kept_per_stake(two_nights_with_cards):

@@ -1,29 +1,21 @@
 """The night's chart as the pages read it: who keeps which colour, where each line starts."""
 
-import xml.etree.ElementTree as ET
-
 import pytest
 
 from scorekeeper.models import User
 from scorekeeper.reads.results import night_chart
 from scorekeeper.services.seats import add_seat, leave_seat
 from tests.helpers import play, seats_of
-from tests.table.test_chart import SVG, series_groups
 
 pytestmark = pytest.mark.django_db
 
 
 def chart_of(night):
     """``{name: (colour class, [(x, y), ...])}`` from the night's chart."""
-    lines = {}
-    for group in series_groups(ET.fromstring(night_chart(night))):
-        name = group.find(f"{SVG}title").text.rsplit(" ", 1)[0]
-        points = group.find(f"{SVG}polyline").get("points").split()
-        lines[name] = (
-            group.get("class").split()[1],
-            [tuple(float(n) for n in pair.split(",")) for pair in points],
-        )
-    return lines
+    return {
+        line.title.rsplit(" ", 1)[0]: (f"series-{line.colour}", list(line.points))
+        for line in night_chart(night).lines
+    }
 
 
 def colours(chart):
