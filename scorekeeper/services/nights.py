@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.models import Group, Night, Round, Seat, User, new_invite_token
+from scorekeeper.converters import new_link_token
+from scorekeeper.models import Group, Night, Round, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart, checked_table_rules
@@ -210,7 +211,7 @@ def share_screen(*, night: Night, by: User) -> Night:
     """A read-only link to the night's big screen; sharing twice keeps the same link."""
     with night_change(night, by=by, may=at_table) as night:
         if night.screen_token is None:
-            night.screen_token = new_invite_token()
+            night.screen_token = new_link_token()
             night.save(update_fields=["screen_token"])
         return night
 
