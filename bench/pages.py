@@ -20,6 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
+# The test settings serve the static files as `make run` does, from a collected folder.
+os.environ["OFCBOARD_TEST_STATIC_ROOT"] = tempfile.mkdtemp()
 
 import django
 
@@ -136,6 +138,7 @@ def measure(client: Client, url: str) -> tuple[float, int, int, int]:
 def main() -> None:
     setup_test_environment()
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     from bench.tables import a_group
     from scorekeeper.models import User
 
