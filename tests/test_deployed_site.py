@@ -125,9 +125,13 @@ class NamedFiles(HTMLParser):
         super().__init__()
         self.found: set[str] = set()
 
+    LOADED_LINKS = {"stylesheet", "icon", "apple-touch-icon", "manifest", "preload"}
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
-        wanted = {"script": ["src"], "link": ["href"], "img": ["src"], "source": ["src"]}
+        wanted = {"script": ["src"], "img": ["src"], "source": ["src"]}
+        if tag == "link" and set((named.get("rel") or "").split()) & self.LOADED_LINKS:
+            wanted["link"] = ["href"]  # not a link to another page (rel="alternate")
         for attribute in [*wanted.get(tag, []), "data-service-worker"]:
             if value := named.get(attribute):
                 self.found.add(value)
