@@ -211,7 +211,7 @@ def _check_keys(
             problems.row(
                 number,
                 row,
-                _("It points at a record that is not before it in the file."),
+                _("It names a record that does not come before it in the file."),
                 field.name,
             )
     if instance.pk is None:

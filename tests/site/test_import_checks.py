@@ -234,7 +234,7 @@ def test_a_record_pointing_at_nothing_before_it_is_refused(site_file):
         next(row for row in objects if row["model"] == "scorekeeper.seat")["fields"]["night"] = 999
 
     said = refused_restore(crafted(site_file, change))
-    assert "night: It points at a record that is not before it in the file." in said
+    assert "night: It names a record that does not come before it in the file." in said
 
 
 def test_many_problems_are_said_ten_at_most_with_how_many_more(site_file):
