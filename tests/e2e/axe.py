@@ -64,16 +64,14 @@ def load_axe(context) -> None:
     context.add_init_script(path=str(AXE))
 
 
-def problems(page, *, colours_only: bool = False) -> list[str]:
+def problems(page, *, colours_only: bool = False, rules: list[str] | None = None) -> list[str]:
     """What axe finds on the page as it is now, in words: each rule broken with the
     elements breaking it, and each text whose contrast axe left to review and that
     measures below WCAG AA. ``colours_only`` runs the contrast rule alone: what a
-    change of colour scheme can break."""
-    run_only = (
-        {"type": "rule", "values": ["color-contrast"]}
-        if colours_only
-        else {"type": "tag", "values": TAGS}
-    )
+    change of colour scheme can break; ``rules`` runs only those rules."""
+    if colours_only:
+        rules = ["color-contrast"]
+    run_only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
     # Only what the test reads comes back: axe's whole report is a megabyte a page.
     results = page.evaluate(
         """(runOnly) => axe.run(document, {runOnly,
