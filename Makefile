@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite setup setup-dev chromium axe wrk lint format bench clean
+.PHONY: run dev test test-sqlite quick setup setup-dev chromium axe wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +36,9 @@ run: setup
 
 # The same with Django's development server: reloads on changes, debug pages.
 dev: setup
-	$(BIN)/python manage.py migrate --noinput -v 0
-	$(BIN)/python manage.py welcome --port $(PORT)
-	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v 0
+	DEBUG=1 $(BIN)/python manage.py welcome --port $(PORT)
+	DEBUG=1 $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
 # The browser tests drive Debian's Chromium, never a browser download; a Chinese font
 # makes the Chinese pages' screenshots (test-results/languages/) readable.
@@ -71,38 +71,59 @@ wrk:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; \
 	fi
 
+LINT := $(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
+
 lint: setup-dev
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(LINT)
 
 format: setup-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# The whole suite on SQLite (the default), then everything that touches the
-# database again on PostgreSQL, which .ci/postgres installs and starts if needed.
-# The test of several app nodes shares a Redis cache, which .ci/redis does the same for.
-# The SQLite pass runs three workers on two cores: the browser and server tests spend
-# much of their time waiting on another process, which a third worker fills. The
-# PostgreSQL pass skips what never reads a database (the engine, the pure modules, the
-# catalogues) and what runs on a database of its own (the benchmarks' SQLite files, the
-# server front, which answers the same whatever is behind it); it is bound by CPU, so
-# two workers.
-NO_DATABASE := tests/ofc tests/test_button.py tests/test_chart.py tests/test_date_formats.py \
-	tests/test_names.py tests/test_paying.py tests/test_pure_modules.py tests/test_seat_draw.py \
-	tests/test_settlement.py tests/test_terms.py tests/test_translation_calls.py \
-	tests/test_translations.py tests/test_whole_sentences.py tests/test_benchmarks.py \
-	tests/test_server_front.py
+PYTEST := $(BIN)/pytest -p no:cacheprovider
 
-test: setup-dev chromium axe lint
-	$(BIN)/python manage.py makemigrations --check --dry-run
-	OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) $(BIN)/pytest -n 3 -p no:cacheprovider
-	DATABASE_URL=$$(.ci/postgres) OFCBOARD_TEST_CACHE_URL=$$(.ci/redis) \
-		$(BIN)/pytest -n 2 -p no:cacheprovider -m "not e2e" $(NO_DATABASE:%=--ignore=%)
+# The working loop: the engine, the table's rules, services, reads, views and the
+# site's machinery on SQLite, in about a minute. No browser, no server of its own
+# (those tests start granian or a live server and wait on it), nothing marked slow
+# (the 2.6 million hands).
+NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_many_nodes.py \
+	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py
+
+quick: setup-dev
+	$(PYTEST) -n 2 -q -m "not slow" $(NOT_QUICK:%=--ignore=%)
+
+# Everything CI runs: ruff and mypy, the migrations check, the whole suite on SQLite
+# (the default) and, beside it, the tests marked `database` (the database's own
+# behaviour: locks, threads, constraints, migrations, query counts, faults) on
+# PostgreSQL, which .ci/postgres installs and starts if needed. The test of several
+# app nodes shares a Redis cache, which .ci/redis does the same for.
+# The PostgreSQL pass starts first, on one worker, its output kept in
+# test-results/postgres.log and printed once the rest is done; the lint, the
+# migrations check and the SQLite pass run meanwhile, the SQLite pass on three
+# workers (the browser and server tests spend much of their time waiting on another
+# process, which a third worker fills). The slowest 25 tests of the SQLite pass are
+# listed; the recipe fails when anything failed, and ends with the wall time.
+SQLITE_WORKERS ?= 3
+POSTGRES_WORKERS ?= 1
+
+test: setup-dev chromium axe
+	@started=$$(date +%s); mkdir -p test-results; \
+	cache=$$(.ci/redis) && database=$$(.ci/postgres) || exit 1; \
+	DATABASE_URL=$$database OFCBOARD_TEST_CACHE_URL=$$cache $(PYTEST) -n $(POSTGRES_WORKERS) \
+		-m database --ignore=tests/e2e >test-results/postgres.log 2>&1 & postgres=$$!; \
+	trap 'kill $$postgres 2>/dev/null; exit 130' INT TERM; \
+	echo "The PostgreSQL pass runs beside the rest (test-results/postgres.log)"; \
+	$(LINT) && $(BIN)/python manage.py makemigrations --check --dry-run && \
+		OFCBOARD_TEST_CACHE_URL=$$cache $(PYTEST) -n $(SQLITE_WORKERS) --durations=25; \
+	sqlite=$$?; wait $$postgres; pg=$$?; \
+	echo; echo "=== The PostgreSQL pass (test-results/postgres.log) ==="; \
+	cat test-results/postgres.log; \
+	[ $$sqlite = 0 ] && [ $$pg = 0 ] && outcome=passed || outcome=FAILED; \
+	echo "make test: $$outcome, $$(( $$(date +%s) - started )) s wall time"; \
+	[ $$outcome = passed ]
 
 test-sqlite: setup-dev chromium axe
-	$(BIN)/pytest -n 3 -p no:cacheprovider
+	$(PYTEST) -n $(SQLITE_WORKERS) --durations=25
 
 # bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py
 bench: setup-dev wrk
