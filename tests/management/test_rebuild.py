@@ -24,15 +24,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorekeeper.models import Entry, Group, Night, Seat, User
-from scorekeeper.reads.history import group_table, member_records, player_history
-from scorekeeper.reads.owed import owed_across_nights
-from scorekeeper.reads.records import player_record
-from scorekeeper.reads.results import night_results
+from scorekeeper.models import Entry, Group, Seat, User
 from scorekeeper.services.money import STORED
 from scorekeeper.services.rebuild import rebuild_stored_figures
 from scorekeeper.site.backup import _load_rows
-from tests.helpers import body_text, log_in, make_group
+from tests.helpers import log_in, make_group
+from tests.management.data.make_backup_0011 import figures
 from tests.management.test_backup import empty_the_database
 from tests.views.test_query_counts import add_finished_nights
 
@@ -46,84 +43,9 @@ def shown_then() -> dict:
 
 
 def shown_now(group: Group) -> dict:
-    """What the pages and exports say of ``group`` now, in the shape of
-    figures-0011.json (make_backup_0011.figures, which read them from the old version)."""
-    members = list(User.objects.filter(memberships__group=group).order_by("name"))
-    nights = list(Night.objects.filter(group=group).order_by("pk"))
-    rows = [row for table in group_table(group) for row in table.rows]
-    client = log_in(Client(), "Anna")
-    exports = {}
-    for fmt in ("json", "csv"):
-        exports[f"group.{fmt}"] = body_text(
-            client.get(reverse("group_export", args=[group.pk, fmt]))
-        )
-        for night in nights:
-            url = reverse("night_export", args=[night.pk, fmt])
-            exports[f"night-{night.pk}.{fmt}"] = body_text(client.get(url))
-    figures = {
-        "group_table": [
-            [row.name, row.nights, row.rounds, row.fantasylands, row.stake_lines, row.money_lines]
-            for row in rows
-        ],
-        "members": [
-            [record.user.name, record.nights, record.won, record.money_lines]
-            for record in member_records(group)
-        ],
-        "history": {
-            user.name: [
-                [line.night.pk, line.points, line.cents, line.place, line.players]
-                for line in player_history(group, user).nights
-            ]
-            for user in members
-        },
-        "records": {user.name: _record(player_record(group, user)) for user in members},
-        "owed": [
-            [payment.payer.name, payment.payee.name, payment.cents, payment.currency]
-            for payment in owed_across_nights(group).payments
-        ],
-        "nights": {str(night.pk): _settlement(night_results(night)) for night in nights},
-        "exports": exports,
-    }
-    return json.loads(json.dumps(figures))  # tuples as lists, as in the file
-
-
-def _record(record) -> dict:
-    cards = record.cards
-    return {
-        "hands": record.hands,
-        "won": record.won,
-        "stakes": [[s.currency, s.point_cents, s.points, s.hands] for s in record.stakes],
-        "cards": [
-            cards.hands,
-            cards.fouls,
-            cards.royalties,
-            cards.could_make,
-            cards.made,
-            cards.in_fantasyland,
-            cards.stayed,
-        ],
-        "best_hands": [
-            [hand.key, hand.description, hand.row.value, hand.night.pk, hand.round_number]
-            for hand in cards.best_hands
-        ],
-        "head_to_head": [
-            [rival.name, rival.hands, rival.won, rival.lost, rival.stake_lines]
-            for rival in cards.head_to_head
-        ],
-    }
-
-
-def _settlement(results) -> dict:
-    return {
-        "players": [
-            [p.seat.name, p.points, p.cents, p.uncapped_cents, p.forgiven, p.reduced]
-            for p in results.players
-        ],
-        "payments": [
-            [line.payer.name, line.payee.name, line.cents, line.is_paid]
-            for line in results.payments
-        ],
-    }
+    """What the pages and exports say of ``group`` now, read by the same function that
+    read figures-0011.json from the old version."""
+    return json.loads(json.dumps(figures(group)))  # tuples as lists, as in the file
 
 
 def assert_reads_as_then(group: Group) -> None:

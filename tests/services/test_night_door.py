@@ -134,27 +134,21 @@ def a_mark_taken_back(night: Night) -> Change:
 
 
 def what_is_owed_paid_on_the_night(night: Night) -> Change:
-    seats = seats_of(_settled(night))
-    owed = folded_settlement(night).owed
-    return lambda: pay_owed(
-        group=night.group,
-        payer=person_key(seats["Chris"]),
-        payee=person_key(seats["Anna"]),
-        cents=60,
-        currency="EUR",
-        fingerprint=owed.fingerprint,
-        marked_by=user("Anna"),
-        night=night,
-    )
+    return _paid_across(_settled(night), on_its_settlement=True)
 
 
 def a_payment_across_nights(night: Night) -> Change:
     return _paid_across(_settled(night))
 
 
-def _paid_across(night: Night) -> Change:
+def _paid_across(night: Night, *, on_its_settlement: bool = False) -> Change:
+    """Chris pays Anna 60 ct of what is owed: from the group page, or from ``night``'s
+    settlement with earlier nights folded in."""
     seats = seats_of(night)
-    owed = owed_across_nights(night.group)
+    if on_its_settlement:
+        owed, where = folded_settlement(night).owed, {"night": night}
+    else:
+        owed, where = owed_across_nights(night.group), {}
     return lambda: pay_owed(
         group=night.group,
         payer=person_key(seats["Chris"]),
@@ -163,6 +157,7 @@ def _paid_across(night: Night) -> Change:
         currency="EUR",
         fingerprint=owed.fingerprint,
         marked_by=user("Anna"),
+        **where,
     )
 
 
