@@ -338,7 +338,10 @@ def full_post_from(address: str, port: int) -> bytes:
         return sock.recv(200)
 
 
-HELD_FOR = 30
+# Long enough for a few rounds of saves while every held body is in: a save that needed
+# a thread the held bodies keep would not come back until they are let go, after the
+# last round, so one round already fails on it.
+HELD_FOR = 5
 ATTACKERS = [f"127.0.0.{n}" for n in range(2, 12)]
 
 
@@ -378,8 +381,9 @@ def test_bodies_held_back_from_ten_addresses_leave_every_save_going_through():
         finally:
             held.close()
         assert len(waits) == number * len(PLAYERS)
-        # A save that waited for the held bodies would wait HELD_FOR seconds; the bound
-        # leaves room for a machine busy with other tests.
+        # A save that waited for the held bodies would not be back before they are let
+        # go (its 30 s timeout); the bound leaves room for a machine busy with other tests.
+        assert number >= 2
         assert max(waits) < 5, sorted(waits)[-5:]
         recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
         assert recorded.count() == number * len(PLAYERS)
@@ -416,7 +420,7 @@ def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
         _, page = phones["Anna"].request("GET", f"/nights/{night.pk}/")
         poll = POLL.search(page).group(1).replace("&amp;", "&")
         assert phones["Anna"].request("GET", poll)[0] == 204
-        alone = poll_latencies(phones.values(), poll, seconds=3)
+        alone = poll_latencies(phones.values(), poll, seconds=1.5)
 
         stop = threading.Event()
         tries = iter(range(10**6))
@@ -444,17 +448,19 @@ def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
                     if answer.startswith(b"HTTP/1.1 503"):
                         time.sleep(0.1)
 
+        # More than the server's THREADS (8): without the hashing lane of its own,
+        # every thread would be hashing a wrong password and the polls would wait.
         attackers = [threading.Thread(target=wrong_passwords) for _ in range(12)]
         for thread in attackers:
             thread.start()
         try:
             time.sleep(1)  # the lane is full
-            attacked = poll_latencies(phones.values(), poll, seconds=8)
+            attacked = poll_latencies(phones.values(), poll, seconds=3)
         finally:
             stop.set()
             for thread in attackers:
                 thread.join(60)
-        assert hashed.count(200) >= 4  # they were answered, password by password
+        assert hashed.count(200) >= 3  # they were answered, password by password
         # Against the same polls on the same machine just before: a poll waiting for a
         # thread behind the hashing (half a second each) would take seconds; a machine
         # busy with other tests slows both alike.
