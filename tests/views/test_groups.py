@@ -284,14 +284,6 @@ def test_a_night_that_ends_moves_to_the_finished_list(client, login, make_night)
     assert "Anna <span" in finished and "+5" in finished
 
 
-def test_a_member_who_left_gets_404_from_the_group_poll(client, login, make_group):
-    group = make_group(members=("Anna", "Bram"))
-    login("Bram")
-    poll = poll_url_on(client.get(group_url(group)).content.decode())
-    client.post(reverse("group_leave", args=[group.pk]))
-    assert client.get(poll).status_code == 404
-
-
 @pytest.mark.database
 @pytest.mark.parametrize("played", [1, 5])
 def test_the_group_poll_costs_the_same_however_many_nights(

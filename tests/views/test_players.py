@@ -91,12 +91,6 @@ def test_a_player_who_left_has_their_record_page_marked(two_nights_with_cards, l
     assert "From 1 card hand of 2" in text_of(html, "record-cards")
 
 
-def test_a_stranger_gets_no_players_table(two_nights_with_cards, make_user, login):
-    group, _, _ = two_nights_with_cards
-    make_user("Zed")
-    assert login("Zed").get(reverse("players", args=[group.pk])).status_code == 404
-
-
 @pytest.mark.database
 @pytest.mark.parametrize("nights", [2, 6])
 def test_the_pages_take_the_same_queries_however_many_nights(

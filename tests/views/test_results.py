@@ -212,27 +212,6 @@ def new_urls(night: Night) -> list[tuple[str, str]]:
     ]
 
 
-def test_a_stranger_gets_404_on_every_new_page(make_night, make_user, client, login):
-    night = play(make_night(), *rounds_of(2))
-    end_night(night=night, by=User.objects.get(name="Anna"))
-    login(make_user("Zed"))
-    for method, url in new_urls(night):
-        response = getattr(client, method)(url, {"payer": 1, "payee": 2, "cents": 120})
-        assert response.status_code == 404, url
-    assert Payment.objects.count() == 1  # the stranger's undo did nothing
-
-
-def test_a_member_who_left_the_group_gets_404(make_night, client, login):
-    from scorekeeper.services.groups import leave_group
-
-    night = play(make_night(), *rounds_of(2))
-    end_night(night=night, by=User.objects.get(name="Anna"))  # no longer seated at it
-    chris = User.objects.get(name="Chris")
-    leave_group(group=night.group, user=chris)
-    login(chris)
-    assert client.get(settle_url(night)).status_code == 404
-
-
 def test_logged_out_visitors_are_sent_to_log_in(make_night, client):
     night = play(make_night(), *rounds_of(2))
     for method, url in new_urls(night):
@@ -441,15 +420,6 @@ def test_settle_everythings_payments_mark_who_left_as_the_group_page_does(make_n
     payments = html[start : html.index("</ul>", start)]
     chris = payments.index("Chris")
     assert payments.index('class="badge left">left</span>', chris) < payments.index("→", chris)
-
-
-def test_a_stranger_cannot_see_or_pay_the_groups_tab(make_night, login, make_user):
-    first, _ = _two_finished_nights(make_night)
-    make_user("Zed")
-    client = login("Zed")
-
-    assert client.get(owed_url(first)).status_code == 404
-    assert client.post(reverse("owed_pay", args=[first.group_id]), {}).status_code == 404
 
 
 def test_the_owed_part_alone_comes_back_for_htmx(make_night, login):

@@ -107,13 +107,6 @@ def test_the_group_page_offers_it_only_after_a_night_and_while_none_runs(make_ni
     assert reverse("night_start", args=[night.group_id]) in page  # the full start page too
 
 
-def test_a_stranger_cannot_start_anothers_table(make_night, make_user, login):
-    last = four_at_the_table(make_night)
-    make_user("Eve")
-    assert login("Eve").post(reverse("night_same_table", args=[last.group_id])).status_code == 404
-    assert Night.objects.count() == 1
-
-
 # --- the draw for seats ------------------------------------------------------------
 
 
