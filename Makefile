@@ -84,10 +84,11 @@ PYTEST := $(BIN)/pytest -p no:cacheprovider
 
 # The working loop: the engine, the table's rules, services, reads, views and the
 # site's machinery on SQLite, in about a minute. No browser, no server of its own
-# (those tests start granian or a live server and wait on it), nothing marked slow
-# (the 2.6 million hands).
+# (those tests start granian or a live server and wait on it), no run of the
+# benchmarks' scripts, nothing marked slow (the 2.6 million hands).
 NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_many_nodes.py \
-	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py
+	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py \
+	tests/test_benchmarks.py
 
 quick: setup-dev
 	$(PYTEST) -n 2 -q -m "not slow" $(NOT_QUICK:%=--ignore=%)
