@@ -437,6 +437,7 @@ def check_the_picker(page, where, language, schemes, failures) -> None:
     """Save cards on the first screen and at the form's end; row names clear of their
     cards; her own cards told from another board's in either scheme. Last on the page:
     it places cards."""
+    assert page.locator("input[name=points]").is_visible(), where  # the box for a total
     for size in SIZES:
         page.set_viewport_size(size)
         bar = page.evaluate(SAVE_BAR)
