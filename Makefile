@@ -85,13 +85,17 @@ PYTEST := $(BIN)/pytest -p no:cacheprovider
 # The working loop: the engine, the table's rules, services, reads, views and the
 # site's machinery on SQLite, in about a minute. No browser, no server of its own
 # (those tests start granian or a live server and wait on it), no run of the
-# benchmarks' scripts, nothing marked slow (the 2.6 million hands).
+# benchmarks' scripts, nothing marked slow (the 2.6 million hands), and none of the
+# tests of the database's own behaviour (marked database: threads, locks, migrations,
+# query counts, which make test runs on both databases; they are a third of the time).
+# `make quick QUICK="not slow"` keeps those.
 NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_many_nodes.py \
 	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py \
 	tests/test_benchmarks.py
+QUICK ?= not slow and not database
 
 quick: setup-dev
-	$(PYTEST) -n 2 -q -m "not slow" $(NOT_QUICK:%=--ignore=%)
+	$(PYTEST) -n 2 -q -m "$(QUICK)" $(NOT_QUICK:%=--ignore=%)
 
 # Everything CI runs: ruff and mypy, the migrations check, the whole suite on SQLite
 # (the default) and, beside it, the tests marked `database` (the database's own
