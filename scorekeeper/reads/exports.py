@@ -21,6 +21,7 @@ from itertools import groupby
 from django.db.models import Prefetch, QuerySet
 
 from scorekeeper.models import Entry, Group, Night, Round
+from scorekeeper.ofc import ROWS
 
 EXPORT_VERSION = 1
 
@@ -100,7 +101,7 @@ def _round_data(round_: Round) -> dict:
                 "entered_by": entry.entered_by.name if entry.entered_by else None,
                 "fantasyland_made": entry.fantasyland_made,
                 "fantasyland_stayed": entry.fantasyland_stayed,
-                "board": entry.board,
+                "board": _board(entry.board),
             }
             for entry in round_.entries.all()
         ],
@@ -174,8 +175,14 @@ def _cell(text: str | None) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _board(board: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+    # Top, middle, bottom, as a board is read: PostgreSQL's jsonb keeps keys in an
+    # order of its own (shortest first), so the stored dict's order is not the table's.
+    return {row.value: board[row.value] for row in ROWS} if board else None
+
+
 def _rows(board: dict[str, list[str]] | None) -> list[str]:
-    return [" ".join(board[row]) if board else "" for row in ("top", "middle", "bottom")]
+    return [" ".join(board[row.value]) if board else "" for row in ROWS]
 
 
 def export_csv_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:

@@ -201,3 +201,29 @@ def test_a_long_night_is_exported_in_batches_of_rounds_with_every_round_once(log
         "Bram": -3,
         "Chris": -12,
     }
+
+
+def test_the_json_writes_a_board_top_middle_bottom_whatever_order_the_database_keeps(
+    make_night, login
+):
+    # PostgreSQL's jsonb gives a board's keys back shortest first (top, bottom, middle).
+    night = make_night(("Anna", "Bram"))
+    boards = {
+        "Anna": {"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"},
+        "Bram": {"top": "Kc Kd 7s", "middle": "Ks Kh 9c 6d 2s", "bottom": "Ts Td 4s 5h Js"},
+    }
+    for name, rows in boards.items():
+        record_board(
+            night=night,
+            round_number=1,
+            seat=night.seats.get(name=name),
+            board=parse_board(rows),
+            entered_by=User.objects.get(name=name),
+        )
+    for entry in night.rounds.get(number=1).entries.all():
+        entry.board = dict(reversed(entry.board.items()))  # as a database may keep it
+        entry.save(update_fields=["board"])
+    _, body = get(login("Anna"), "night_export", night.pk, "json")
+    board = json.loads(body)["nights"][0]["rounds"][0]["entries"][0]["board"]
+    assert list(board) == ["top", "middle", "bottom"]
+    assert board["middle"] == ["Qs", "Qd", "5c", "5d", "9s"]
