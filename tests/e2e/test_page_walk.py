@@ -19,7 +19,8 @@ as turning a phone does) and each scheme (emulated, without loading it again):
   takes focus, every control is clear of it;
 - the page is in the phone's language (``lang``, the words each language must show,
   and no English sentence left on a Dutch, German or Chinese page), with a full-page
-  screenshot of each state at 360 px in test-results/languages/ for a person to look at;
+  screenshot of each state at 360 px (and in English at 390 px, light and dark) in
+  test-results/languages/ for a person to look at;
 - details of the card pages (each pair's names and points on one line, row names clear
   of their cards, whose cards are whose in both schemes) and of the all-nights table
   at two stakes.
@@ -95,13 +96,6 @@ SAYS = {
         "money": "€0.20",
     },
     "de": {"settlement": "Wer zahlt wem"},
-}
-
-# Found by this walk and not yet mended (the templates' and app.css's to mend): the
-# rules pages' table of scoring systems is four columns in 360-390 px, and its header
-# "System" ("Systeem") breaks inside the word in English, German and Dutch.
-KNOWN = {
-    (page, f"th.: {word}") for page in ("rules", "night rules") for word in ("System", "Systeem")
 }
 
 # What the settlement says of a bank payment in any language, and a currency's name.
@@ -363,6 +357,8 @@ class Walk:
                     assert background == BACKGROUND[scheme], (where, scheme)
                     found = problems(page, colours_only=index > 0)
                     self.fail(f"{where}, {scheme}, axe", found)
+                    if language == "en":
+                        self.shoot(page, name, language, size, scheme)
                 page.emulate_media(color_scheme=schemes[0])
             elif size is NARROW:
                 self.fail(f"{where}, 360 px, axe", problems(page, rules=WIDTH_RULES))
@@ -370,12 +366,18 @@ class Walk:
                 page.evaluate("window.scrollTo(0, 0)")
                 self.fail(f"{where}, 320 px, axe", problems(page))
             self.timed("axe", started)
-            if size is NARROW and language != "en":
-                started = time.monotonic()
-                slug = re.sub(r"[^a-z0-9]+", "-", name)
-                page.screenshot(path=str(SHOTS / f"360-{language}-{slug}.png"), full_page=True)
-                self.timed("screenshots", started)
+            if size is NARROW:
+                self.shoot(page, name, language, size, schemes[0])
         page.set_viewport_size(WIDE)
+
+    def shoot(self, page, name, language, size, scheme) -> None:
+        """A screenshot for a person to look at: every state at 360 px in each
+        language (the scheme of the language's turn), and in English at 390 px in both."""
+        started = time.monotonic()
+        slug = re.sub(r"[^a-z0-9]+", "-", name)
+        path = SHOTS / f"{size['width']}-{language}-{scheme}-{slug}.png"
+        page.screenshot(path=str(path), full_page=True)
+        self.timed("screenshots", started)
 
     def layout(self, page, name, language, size) -> None:
         page.set_viewport_size(size)
@@ -386,9 +388,7 @@ class Walk:
         self.fail(at, [f"the card {card} takes two lines" for card in found["split"]])
         if size is not SMALLEST:  # what holds at 320 px is the reflow
             self.fail(f"{at}, out of its box", found["overflowing"])
-            self.fail(
-                f"{at}, a word broken", [w for w in found["broken"] if (name, w) not in KNOWN]
-            )
+            self.fail(f"{at}, a word broken", found["broken"])
             self.fail(f"{at}, too small a target", found["small"])
         covered = page.evaluate(COVERED, CONTROLS)
         if covered is not None:
