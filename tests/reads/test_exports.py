@@ -153,12 +153,8 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
     assert Night.objects.count() == count + 1
 
 
-def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, login):
-    night = make_night(("Anna", "Bram"), game="jokers")
-    boards = {
-        "Anna": {"top": "Qs Qd JK", "middle": "2c 3c 4c 5c 6c", "bottom": "Ah Ad As JK 7h"},
-        "Bram": {"top": "Kc Kd 7s", "middle": "Ks Kh 9c 6d 2s", "bottom": "Ts Td 4s 4h Js"},
-    }
+def set_boards(night: Night, boards: dict[str, dict[str, str]]) -> None:
+    """Each player sets their board for the first round."""
     for name, rows in boards.items():
         record_board(
             night=night,
@@ -167,6 +163,15 @@ def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, l
             board=parse_board(rows),
             entered_by=User.objects.get(name=name),
         )
+
+
+def test_the_csv_has_each_rows_cards_and_nothing_for_a_typed_total(make_night, login):
+    night = make_night(("Anna", "Bram"), game="jokers")
+    boards = {
+        "Anna": {"top": "Qs Qd JK", "middle": "2c 3c 4c 5c 6c", "bottom": "Ah Ad As JK 7h"},
+        "Bram": {"top": "Kc Kd 7s", "middle": "Ks Kh 9c 6d 2s", "bottom": "Ts Td 4s 4h Js"},
+    }
+    set_boards(night, boards)
     play(night, {"Anna": 4, "Bram": -4})
     _, body = get(login("Anna"), "night_export", night.pk, "csv")
     rows = list(csv.DictReader(io.StringIO(body)))
@@ -212,14 +217,7 @@ def test_the_json_writes_a_board_top_middle_bottom_whatever_order_the_database_k
         "Anna": {"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"},
         "Bram": {"top": "Kc Kd 7s", "middle": "Ks Kh 9c 6d 2s", "bottom": "Ts Td 4s 5h Js"},
     }
-    for name, rows in boards.items():
-        record_board(
-            night=night,
-            round_number=1,
-            seat=night.seats.get(name=name),
-            board=parse_board(rows),
-            entered_by=User.objects.get(name=name),
-        )
+    set_boards(night, boards)
     for entry in night.rounds.get(number=1).entries.all():
         entry.board = dict(reversed(entry.board.items()))  # as a database may keep it
         entry.save(update_fields=["board"])
