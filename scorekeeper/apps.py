@@ -35,3 +35,7 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.site.throttle import remember_login
 
         user_logged_in.connect(remember_login, dispatch_uid="remember_login")
+        from scorekeeper.services.nights import night_ended
+        from scorekeeper.site.backups_kept import keep_backup_after_a_night
+
+        night_ended.connect(keep_backup_after_a_night, dispatch_uid="keep_backup_after_a_night")

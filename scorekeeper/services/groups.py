@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Group, Membership, User, new_invite_token
-from scorekeeper.ofc import TABLE_RULES, RuleError
+from scorekeeper.ofc import HOUSE_RULES, TABLE_RULES, RuleError, RuleKind
 from scorekeeper.services.errors import LookAlike, Refused, checked_name
 from scorekeeper.services.locks import lock_group
 from scorekeeper.table.names import (
@@ -227,3 +227,24 @@ HIDDEN_IN_GROUP_NAME = gettext_lazy(
     "A group name cannot have invisible characters or control codes "
     "(such as a zero-width space or a text-direction mark)."
 )
+
+
+_KIND_REFUSALS = {
+    RuleKind.SWITCH: gettext_lazy("%(name)s is on or off."),
+    RuleKind.LIMIT: gettext_lazy("Stays in a row must be a whole number, or none."),
+}
+
+
+def checked_house_rules(rules: dict) -> None:
+    """A night's house rules as a night start and a restored file give them: the
+    table's own (:func:`checked_table_rules`) and the switches and limits, refused in
+    words when one is not a house rule or not of its kind."""
+    checked_table_rules({name: value for name, value in rules.items() if name in TABLE_RULES})
+    for name, value in rules.items():
+        if name in TABLE_RULES:
+            continue
+        kind = HOUSE_RULES.get(name)
+        if kind is None:
+            raise Refused(_("%(name)s is not a house rule.") % {"name": name})
+        if not kind.accepts(value):
+            raise Refused(_KIND_REFUSALS[kind] % {"name": name})

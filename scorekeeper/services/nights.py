@@ -7,19 +7,27 @@ the locks every write takes in :mod:`.locks`.
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.converters import new_link_token
 from scorekeeper.models import Group, Night, Round, Seat, User
-from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES, RuleKind
+from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES
 from scorekeeper.services.errors import Refused, checked_name
-from scorekeeper.services.groups import check_names_apart, checked_table_rules
+from scorekeeper.services.groups import (
+    check_names_apart,
+    checked_house_rules,
+    checked_table_rules,
+)
 from scorekeeper.services.locks import at_table, lock_group, night_change
-from scorekeeper.site.backups_kept import keep_backup_soon
 from scorekeeper.table.names import taken_by
 from scorekeeper.terms import game_name
+
+# Sent once a night's end is committed: the site keeps a backup then
+# (scorekeeper/site/backups_kept.py listens, connected in apps.py).
+night_ended = Signal()
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,7 @@ def start_night(
         )
     if game_id not in PRESETS:
         raise Refused(_("Pick one of the games on the list."))
-    _check_house_rules(rules)
+    checked_house_rules(rules)
     game = PRESETS[game_id].with_house_rules(rules)
     if not game.min_players <= len(seats) <= game.max_players:
         raise Refused(
@@ -159,24 +167,6 @@ def check_guest_names(group: Group, names: list[str]) -> None:
             )
 
 
-_KIND_REFUSALS = {
-    RuleKind.SWITCH: gettext_lazy("%(name)s is on or off."),
-    RuleKind.LIMIT: gettext_lazy("Stays in a row must be a whole number, or none."),
-}
-
-
-def _check_house_rules(rules: dict) -> None:
-    checked_table_rules({name: value for name, value in rules.items() if name in TABLE_RULES})
-    for name, value in rules.items():
-        if name in TABLE_RULES:
-            continue
-        kind = HOUSE_RULES.get(name)
-        if kind is None:
-            raise Refused(_("%(name)s is not a house rule.") % {"name": name})
-        if not kind.accepts(value):
-            raise Refused(_KIND_REFUSALS[kind] % {"name": name})
-
-
 @transaction.atomic
 def change_night_rules(*, night: Night, by: User, table_rules: dict) -> Night:
     """This night's own royalties and scoring, for this night only; refused once its
@@ -202,7 +192,7 @@ def end_night(*, night: Night, by: User) -> Night:
         night.rounds.filter(recorded_at__isnull=True).delete()
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
-        transaction.on_commit(keep_backup_soon, robust=True)
+        transaction.on_commit(lambda: night_ended.send(sender=Night, night=night), robust=True)
         return night
 
 

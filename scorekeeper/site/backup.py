@@ -28,14 +28,11 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from scorekeeper.services.rebuild import rebuild_stored_figures
+from scorekeeper.site.import_checks import BackupError, check_file, check_tables
 
 FORMAT = "ofcboard-backup"
 VERSION = 1
 APP = "scorekeeper"
-
-
-class BackupError(Exception):
-    """A backup that cannot be restored here; the message says why in words."""
 
 
 def app_models() -> list:
@@ -128,9 +125,6 @@ def restore_backup(path: Path) -> dict[str, int]:
     all; the count of rows per table. Refused, changing nothing, when the database
     already has accounts or groups, or is older than the backup."""
     document = read_document(path)
-    # Imported here: import_checks reaches this module through the services it reuses.
-    from scorekeeper.site.import_checks import check_file, check_tables
-
     check_tables(document, app_models())  # before any of its rows is put in a table
     models = app_models()
     if any(model.objects.exists() for model in models):

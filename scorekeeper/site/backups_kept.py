@@ -72,10 +72,14 @@ def keep_backup() -> Path | None:
         return path
 
 
+def keep_backup_after_a_night(sender: object, **kwargs: object) -> None:
+    """The receiver of :data:`scorekeeper.services.nights.night_ended`."""
+    keep_backup_soon()
+
+
 def keep_backup_soon() -> None:
     """Ask for a backup, written on a thread of its own (one for the process), and
-    return at once: called when a night ends (services/nights.end_night, after its
-    transaction commits)."""
+    return at once: asked when a night ends (its end committed)."""
     global _worker
     if backup_folder() is None:
         return

@@ -41,10 +41,16 @@ from scorekeeper.models.nights import parse_board
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
 from scorekeeper.services.errors import Refused, checked_name
+from scorekeeper.services.groups import checked_house_rules as checked_night_rules
 from scorekeeper.services.groups import checked_table_rules
-from scorekeeper.services.nights import _check_house_rules as checked_night_rules
-from scorekeeper.site.backup import BackupError
 from scorekeeper.table.names import has_hidden_characters
+
+
+class BackupError(Exception):
+    """A backup or a group's copy that cannot be brought in here; the message says why
+    in words. Defined here, below the backups that raise it too, since every file is
+    checked here first."""
+
 
 # A refusal says this many problems at most, then how many more there are.
 MOST_SAID = 10
