@@ -28,7 +28,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.site.import_checks import BackupError, check_file, check_tables
+from scorekeeper.site.import_checks import BackupError, check_file, check_tables, written_whole
 
 FORMAT = "ofcboard-backup"
 VERSION = 1
@@ -140,7 +140,7 @@ def restore_backup(path: Path) -> dict[str, int]:
     document = at_this_version(document)
     check_file(document, models)  # every row as if typed, before anything is written
     counts: dict[str, int] = {}
-    with transaction.atomic():
+    with written_whole():
         for restored in serializers.deserialize("python", document["objects"]):
             restored.save()
             label = restored.object._meta.label

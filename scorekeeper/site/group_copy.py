@@ -36,7 +36,7 @@ from scorekeeper.site.backup import (
     read_document,
     write_document,
 )
-from scorekeeper.site.import_checks import check_file
+from scorekeeper.site.import_checks import check_file, written_whole
 from scorekeeper.table.names import suggest_alternative
 
 FORMAT = "ofcboard-group"
@@ -131,7 +131,7 @@ def import_group(path: Path) -> tuple[Group, dict[str, str], dict[str, int]]:
         )
     check_file(document, [User, *OF_THE_GROUP])  # every row as if typed, before any is written
     keys, renamed, counts = _Keys(), {}, defaultdict(int)
-    with transaction.atomic():
+    with written_whole():
         taken = {name.lower() for name in User.objects.values_list("name", flat=True)}
         group = None
         for restored in serializers.deserialize("python", document["objects"]):

@@ -21,14 +21,15 @@ rows) and field as the file names it: "Record 12 (pay details of Anna), iban: Th
 check digits of this IBAN do not match its number ...".
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from babel.numbers import is_currency
 from django.core import serializers
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, ValidationError
 from django.core.serializers.base import DeserializationError
-from django.db import models
+from django.db import DatabaseError, models, transaction
 from django.db.models import CheckConstraint
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -50,6 +51,25 @@ class BackupError(Exception):
     """A backup or a group's copy that cannot be brought in here; the message says why
     in words. Defined here, below the backups that raise it too, since every file is
     checked here first."""
+
+
+@contextmanager
+def written_whole() -> Iterator[None]:
+    """The rows of a checked file written in one transaction: a clash only the database
+    can see (two records it holds apart, such as two totals of one seat in one round)
+    takes back every row and is refused in words like any other problem."""
+    try:
+        with transaction.atomic():
+            yield
+    except DatabaseError as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise BackupError(
+            _(
+                "Nothing was brought in and nothing was changed: records of the file "
+                "clash with each other or with what is here (%(problem)s)."
+            )
+            % {"problem": first_line or type(error).__name__}
+        ) from None
 
 
 # A refusal says this many problems at most, then how many more there are.

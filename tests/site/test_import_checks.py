@@ -347,3 +347,21 @@ def test_an_entry_or_a_dealer_from_another_night_is_refused(group_file):
     said = refused_import(crafted(group_file, change))
     assert "seat: This seat is not at the night of this round." in said
     assert "dealer: This seat is not at the night of this round." in said
+
+
+def a_second_total_for_one_seat(objects: list[dict]) -> None:
+    # Passes every row's own checks; only the database holds the two apart.
+    entry = next(row for row in objects if row["model"] == "scorekeeper.entry")
+    twin = json.loads(json.dumps(entry))
+    twin["pk"] = max(row["pk"] for row in objects if row["model"] == "scorekeeper.entry") + 1
+    objects.append(twin)
+
+
+def test_records_that_clash_only_in_the_database_are_refused_whole_in_words(site_file):
+    said = refused_restore(crafted(site_file, a_second_total_for_one_seat))
+    assert "clash with each other or with what is here" in said
+
+
+def test_a_group_file_whose_records_clash_is_refused_whole_in_words(group_file):
+    said = refused_import(crafted(group_file, a_second_total_for_one_seat))
+    assert "clash with each other or with what is here" in said
