@@ -40,7 +40,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import User
 from scorekeeper.models.pay_details import PayDetails
-from scorekeeper.services.rounds import record_entry
+from scorekeeper.services.rounds import edit_round, record_entry
 from tests.e2e.axe import load_axe, problems
 from tests.e2e.conftest import log_in_context
 from tests.helpers import enter, finish, make_group, make_night, play, seats_of, set_cards
@@ -260,6 +260,11 @@ def build_states():
         night_in_new_group("OFC 3", game="progressive"), {"Anna": 4, "Bram": -1, "Chris": -3}
     )
     anna_seat = seats_of(after_round)["Anna"]
+    # Round 1 fixed once, so the rounds page shows a round's history in every language.
+    fixed = {
+        seat.pk: points for seat, points in zip(after_round.seats.all(), (5, -2, -3), strict=True)
+    }
+    edit_round(night=after_round, number=1, points=fixed, edited_by=anna_seat.user)
     record_entry(
         night=after_round, round_number=2, seat=anna_seat, points=3, entered_by=anna_seat.user
     )
