@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from django.apps.registry import Apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
@@ -272,3 +275,12 @@ def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, 
             assert process.poll() is None, "the server did not start"
             assert time.monotonic() < deadline, "the server did not answer"
             time.sleep(0.1)
+
+
+def migrate_app(to: tuple[str, str] | None = None) -> Apps:
+    """Migrate the app's tables to migration ``to`` (its newest when None), as a site
+    that has or has not migrated yet keeps them; the models as they are there."""
+    executor = MigrationExecutor(connection)
+    targets = [to] if to else executor.loader.graph.leaf_nodes("scorekeeper")
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps

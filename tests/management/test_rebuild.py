@@ -19,7 +19,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -28,7 +27,7 @@ from scorekeeper.models import Entry, Group, Seat, User
 from scorekeeper.services.money import STORED
 from scorekeeper.services.rebuild import rebuild_stored_figures
 from scorekeeper.site.backup import _load_rows
-from tests.helpers import log_in, make_group
+from tests.helpers import log_in, make_group, migrate_app
 from tests.management.data.make_backup_0011 import figures
 from tests.management.test_backup import empty_the_database
 from tests.views.test_query_counts import add_finished_nights
@@ -158,19 +157,13 @@ def _sabotage_money(monkeypatch) -> None:
 def test_migrating_from_0011_stores_what_that_version_showed_without_live_money_code(
     monkeypatch,
 ):
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes("scorekeeper")
     try:
-        executor.migrate([AT_0011])
-        _load_rows(
-            json.loads(BACKUP.read_text())["objects"], executor.loader.project_state([AT_0011]).apps
-        )
+        _load_rows(json.loads(BACKUP.read_text())["objects"], migrate_app(AT_0011))
         with monkeypatch.context() as patched:
             _sabotage_money(patched)
             call_command("migrate", verbosity=0)
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(latest)  # whatever happened, the next test gets today's tables
+        migrate_app()  # whatever happened, the next test gets today's tables
     assert_reads_as_then(Group.objects.get())
 
 

@@ -4,23 +4,16 @@ the player pages read from them what the engine said of the boards before."""
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scorekeeper.models import Entry, User
 from scorekeeper.reads.records import card_record
+from tests.helpers import migrate_app
 from tests.management.test_backup import played_site
 from tests.services.test_card_results import rescored_card_record
 
 pytestmark = pytest.mark.database
 
 BEFORE = ("scorekeeper", "0013_payment_details")
-
-
-def _migrate(target: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -32,7 +25,7 @@ def test_the_migration_stores_what_the_recorded_boards_say():
     members = list(User.objects.filter(memberships__group=group))
     assert sum(result is not None for result in stored.values()) == 7
 
-    _migrate([BEFORE])  # the column goes, as on a site that has not migrated yet
+    migrate_app(BEFORE)  # the column goes, as on a site that has not migrated yet
     call_command("migrate", verbosity=0)
 
     assert dict(Entry.objects.values_list("pk", "card_result")) == stored

@@ -2,24 +2,16 @@
 figures the pages worked out before it (issue 22)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scorekeeper.models import Seat
 from scorekeeper.reads.owed import owed_across_nights
-from tests.helpers import finish, play
+from tests.helpers import finish, migrate_app, play
 from tests.management.test_backup import played_site
 from tests.services.test_money_properties import _recomputed
 
 pytestmark = pytest.mark.database
 
 BEFORE = ("scorekeeper", "0011_tab_payment_key_per_group")
-
-
-def _migrate(target: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -33,9 +25,8 @@ def test_the_migration_stores_what_the_played_nights_come_to(make_night):
     owed = [(p.payer.key, p.payee.key, p.cents) for p in owed_across_nights(group).payments]
     assert any(unpaid != cents for _points, cents, unpaid in expected.values())
 
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("scorekeeper")
-    _migrate([BEFORE])  # the columns go, as on a site that has not migrated yet
-    _migrate(latest)
+    migrate_app(BEFORE)  # the columns go, as on a site that has not migrated yet
+    migrate_app()
 
     stored = {seat.pk: (seat.points, seat.cents, seat.unpaid_cents) for seat in Seat.objects.all()}
     assert stored == expected

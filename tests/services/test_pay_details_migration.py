@@ -2,8 +2,8 @@
 and in capitals, whatever spaces, tabs and lower case they were typed with."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.helpers import migrate_app
 
 pytestmark = pytest.mark.database
 
@@ -11,16 +11,9 @@ BEFORE = ("scorekeeper", "0014_entry_card_result")
 AFTER = ("scorekeeper", "0015_pay_details_iban_compact")
 
 
-def _migrate(target: tuple[str, str]):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate([target])
-    return executor.loader.project_state([target]).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_ibans_kept_as_typed_are_kept_compact_in_capitals():
-    old = _migrate(BEFORE)
+    old = migrate_app(BEFORE)
     User = old.get_model("scorekeeper", "User")
     PayDetails = old.get_model("scorekeeper", "PayDetails")
     typed = {
@@ -33,7 +26,7 @@ def test_the_ibans_kept_as_typed_are_kept_compact_in_capitals():
         user = User.objects.create(name=name, password="!")
         PayDetails.objects.create(user=user, iban=iban, holder=name if iban else "")
 
-    new = _migrate(AFTER)
+    new = migrate_app(AFTER)
     kept = dict(
         new.get_model("scorekeeper", "PayDetails").objects.values_list("user__name", "iban")
     )
@@ -43,5 +36,4 @@ def test_the_ibans_kept_as_typed_are_kept_compact_in_capitals():
         "Chris": "",
         "Dirk": "NL91ABNA0417164300",
     }
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("scorekeeper")
-    _migrate(latest[0])
+    migrate_app()

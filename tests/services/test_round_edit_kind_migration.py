@@ -3,23 +3,14 @@
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scorekeeper.models import RoundEdit, User
 from scorekeeper.services.rounds import undo_last_round
-from tests.helpers import enter, play
+from tests.helpers import enter, migrate_app, play
 
 pytestmark = pytest.mark.database
 
 BEFORE = ("scorekeeper", "0015_pay_details_iban_compact")
-
-
-def _migrate(target: list[tuple[str, str]]) -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor
 
 
 @pytest.mark.django_db(transaction=True)
@@ -32,8 +23,7 @@ def test_undo_notes_become_kinds_and_back(make_night):
     kinds = list(RoundEdit.objects.order_by("pk").values_list("pk", "kind"))
     assert [kind for _, kind in kinds] == ["undo", "fix", "fix"]
 
-    executor = _migrate([BEFORE])  # as a site that has not migrated yet keeps them
-    old = executor.loader.project_state([BEFORE]).apps.get_model("scorekeeper", "RoundEdit")
+    old = migrate_app(BEFORE).get_model("scorekeeper", "RoundEdit")  # not migrated yet
     notes = list(old.objects.order_by("pk").values_list("note", flat=True))
     assert notes == ["reopened with undo", "", ""]
 
