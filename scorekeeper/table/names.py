@@ -1,5 +1,6 @@
 """Display names: the name a person signs in with is the name the others see."""
 
+import string
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
@@ -88,18 +89,75 @@ def _look_alike_classes() -> dict[str, str]:
     return {ch: find(ch) for ch in parent}
 
 
+@cache
+def _latin_capital_look_alikes() -> dict[str, str]:
+    """Every character Unicode lists as looking like a capital A-Z, mapped to that
+    capital: a Cyrillic "\u0412" to "B", a Greek "\u0397" to "H".
+
+    Case folding first would lose them: a Cyrillic "\u0412" folds to "\u0432", which
+    looks like no Latin letter, so "\u0412ram" would pass beside "Bram". Their small
+    forms come along ("\u0432" with "B") so that a name in other capitals stays the same
+    name, except where the small form looks like another Latin letter of its own (a
+    Greek "\u03bd" stays with "v", not with "n"). A lowercase letter that looks like a
+    capital (an "l" like "I") is left: "I" must stay the capital of "i".
+    """
+    classes = _look_alike_classes()
+    latin = {classes.get(ch, ch) for ch in string.ascii_letters}
+    capitals: dict[str, str] = {}
+    for letter in string.ascii_uppercase:
+        for homoglyph in confusables_data.get(letter, []):
+            ch = unicodedata.normalize("NFKC", homoglyph["c"])
+            if len(ch) == 1 and ch != letter and unicodedata.category(ch) != "Ll":
+                capitals[ch] = letter
+    for ch, letter in list(capitals.items()):
+        small = ch.casefold()
+        if len(small) == 1 and small not in capitals and classes.get(small, small) not in latin:
+            capitals[small] = letter
+    return capitals
+
+
+# Characters that show nothing though they are not format characters (category Cf):
+# the combining grapheme joiner, Mongolian variation selectors, Hangul fillers,
+# variation selectors (Unicode's Default_Ignorable_Code_Point outside Cf).
+_INVISIBLE_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
+
+
+def _is_invisible(ch: str) -> bool:
+    if unicodedata.category(ch)[0] == "C":
+        return True
+    point = ord(ch)
+    return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
+
+
 def look_alike_key(name: str) -> str:
     """What ``name`` looks like: two names with the same key cannot be told apart at a
-    glance (a Cyrillic "А" for a Latin "A", "Anna" and "ANNA").
+    glance (a Cyrillic "А" for a Latin "A", "Anna" and "ANNA"). Characters that show
+    nothing (a zero-width space) are left out.
 
     >>> look_alike_key("Anna") == look_alike_key("\u0410nna") == look_alike_key("ＡＮＮＡ")
+    True
+    >>> look_alike_key("Bram") == look_alike_key("\u0412ram") == look_alike_key("B\u200bram")
     True
     >>> look_alike_key("Anna") == look_alike_key("Anne")
     False
     """
     classes = _look_alike_classes()
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(classes.get(ch, ch) for ch in "".join(folded.split()))
+    capitals = _latin_capital_look_alikes()
+    shown = (ch for ch in unicodedata.normalize("NFKC", name) if not _is_invisible(ch))
+    # Capitals are mapped before folding and again after (where folding gives a
+    # capital, as for Cherokee), then the folded letter to its class.
+    once = "".join(capitals.get(ch, ch) for ch in shown).casefold()
+    twice = "".join(capitals.get(ch, ch) for ch in once).casefold()
+    return "".join(classes.get(ch, ch) for ch in "".join(twice.split()))
 
 
 def taken_by(name: str, others: Iterable[str]) -> str | None:

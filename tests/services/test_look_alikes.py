@@ -66,3 +66,11 @@ def test_an_account_named_like_a_member_cannot_join_another_group_by_its_link(ma
     chris = make_group("Third", members=("Chris",)).memberships.get().user
     join_by_link(group=group, token=group.invite_token, user=chris)
     assert group.has_member(chris)
+
+
+def test_a_guest_whose_capital_looks_like_a_members_is_refused(make_night):
+    night = make_night(("Anna", "Bram"))
+    anna = User.objects.get(name="Anna")
+    with pytest.raises(Refused, match="looks just like"):
+        add_seat(night=night, by=anna, guest_name="\u0412ram", position=9)  # a Cyrillic В
+    assert Seat.objects.filter(night=night).count() == 2

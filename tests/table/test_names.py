@@ -1,6 +1,10 @@
 """Display names: letters of any script, and a free name to suggest when one is taken."""
 
+import string
+import unicodedata
+
 import pytest
+from confusable_homoglyphs.confusables import confusables_data
 
 from scorekeeper.table.names import (
     clean_name,
@@ -82,3 +86,40 @@ def test_look_alike_names_share_a_key_and_different_names_do_not():
 
 def test_a_group_name_is_tidied():
     assert tidy_title("  Friday   ＯＦＣ ") == "Friday OFC"
+
+
+def capital_look_alikes() -> list[tuple[str, str]]:
+    """(A-Z, a character Unicode lists as looking like it), leaving out lowercase
+    letters: an "l" for an "I" stays apart, as "I" is the capital of "i"."""
+    return [
+        (letter, ch)
+        for letter in string.ascii_uppercase
+        for homoglyph in confusables_data.get(letter, [])
+        if len(ch := homoglyph["c"]) == 1 and unicodedata.category(ch) != "Ll"
+    ]
+
+
+def test_a_capital_that_looks_like_a_latin_capital_is_taken_for_it():
+    assert look_alike_key("\u0412ram") == look_alike_key("Bram")  # a Cyrillic capital В
+    assert look_alike_key("\u0397ANS") == look_alike_key("Hans")  # a Greek capital Η
+    pairs = capital_look_alikes()
+    assert len(pairs) > 500
+    missed = [(letter, ch) for letter, ch in pairs if look_alike_key(ch) != look_alike_key(letter)]
+    assert len(missed) == 0, missed
+
+
+def test_the_same_name_in_other_capitals_is_still_one_name():
+    for upper, lower in [("IVO", "ivo"), ("ВЕРА", "вера"), ("ÅSA", "åsa"), ("ΘΕΟΔΩΡΑ", "θεοδωρα")]:
+        assert look_alike_key(upper) == look_alike_key(lower), upper
+
+
+def test_names_that_differ_by_one_letter_stay_apart():
+    for one, other in [("Anna", "Anne"), ("Bram", "Brad"), ("Ivo", "Ava"), ("Tom", "Rom")]:
+        assert look_alike_key(one) != look_alike_key(other), (one, other)
+    letters = string.ascii_lowercase
+    assert len({look_alike_key(letter) for letter in letters}) == len(letters)
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u034f", "\u3164"])
+def test_characters_that_show_nothing_are_left_out_of_the_key(invisible):
+    assert look_alike_key(f"Br{invisible}am") == look_alike_key("Bram")
