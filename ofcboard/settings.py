@@ -236,10 +236,33 @@ if not DEBUG and not TABLE_MODE:
     # The scheme behind a TLS proxy is set by the server, from the trusted proxy only
     # (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py): no SECURE_PROXY_SSL_HEADER here.
 
+# Invitation links, big screens' links and sign-in codes are secrets in their address,
+# and Django logs the address of every 4xx: each record's are hidden on its way to the
+# log (scorekeeper/site/log_secrets.py). Django's own handlers, which would write a
+# record before the root's, are replaced by ones that hide them too.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"hide_secrets": {"()": "scorekeeper.site.log_secrets.HideSecrets"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["hide_secrets"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["hide_secrets"],
+        },
+    },
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
