@@ -1,7 +1,7 @@
 import os
 
 from django.apps import AppConfig
-from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.core.management import call_command
 from django.db.models.signals import post_migrate
 
@@ -35,6 +35,10 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.site.throttle import remember_login
 
         user_logged_in.connect(remember_login, dispatch_uid="remember_login")
+        from scorekeeper.site.phones import record_login, record_logout
+
+        user_logged_in.connect(record_login, dispatch_uid="record_login")
+        user_logged_out.connect(record_logout, dispatch_uid="record_logout")
         from scorekeeper.services.nights import night_ended
         from scorekeeper.site.backups_kept import keep_backup_after_a_night
 

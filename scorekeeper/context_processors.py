@@ -1,11 +1,26 @@
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from scorekeeper.dates import moment
+from scorekeeper.site.phones import NOTICE
+
 
 def site(request: HttpRequest) -> dict:
     _follow_the_accounts_language(request)
-    return {"open_signup": settings.OFCBOARD_OPEN_SIGNUP}
+    session = getattr(request, "session", None)
+    notice = session.get(NOTICE) if session is not None else None
+    return {"open_signup": settings.OFCBOARD_OPEN_SIGNUP, "signed_in_elsewhere": _said(notice)}
+
+
+def _said(notice: dict | None) -> dict | None:
+    """The note that this account was signed in on another phone, ready to show."""
+    if not notice:
+        return None
+    when = datetime.fromtimestamp(notice.get("at", 0), tz=UTC)
+    return {"by": notice.get("by", ""), "when": moment(when)}
 
 
 def _follow_the_accounts_language(request: HttpRequest) -> None:

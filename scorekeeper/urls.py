@@ -12,6 +12,7 @@ from scorekeeper.views import (
     rules,
     screens,
     seats,
+    sign_ins,
 )
 
 register_converter(IdConverter, "id")
@@ -21,6 +22,9 @@ register_converter(IdConverter, "id")
 # purpose, so ofcboard/serve.py runs those posts in a lane of their own
 # (:func:`password_paths`).
 LOGIN, SIGNUP, JOIN = "login/", "signup/", "join/"
+# A one-time sign-in code's page: no password, but a secret in its address (kept out
+# of the logs with the join page's, scorekeeper/site/log_secrets.py).
+SIGN_IN = "signin/"
 PASSWORD_ROUTES = (LOGIN, SIGNUP, JOIN)
 
 # The pages of one group and of one night: (route below its address, view, name).
@@ -40,6 +44,7 @@ GROUP_PAGES = [
     ("owed/", results.group_owed, "group_owed"),
     ("owed/pay/", results.owed_pay, "owed_pay"),
     ("owed/paid/<id:payment_id>/undo/", results.owed_undo, "owed_undo"),
+    ("members/<id:user_id>/sign-in/", sign_ins.member_sign_in_code, "member_sign_in_code"),
 ]
 
 NIGHT_PAGES = [
@@ -74,6 +79,12 @@ urlpatterns = [
     path(SIGNUP, accounts.signup, name="signup"),
     path("language/", accounts.language, name="language"),
     path("account/", accounts.account, name="account"),
+    path("account/password/", sign_ins.account_password, name="account_password"),
+    path("account/sign-in-code/", sign_ins.own_sign_in_code, name="own_sign_in_code"),
+    path("account/phones/<id:phone_id>/sign-out/", sign_ins.phone_sign_out, name="phone_sign_out"),
+    path("account/notice/", sign_ins.notice_seen, name="notice_seen"),
+    path("code/", sign_ins.enter_code, name="enter_code"),
+    path(SIGN_IN + "<str:code>/", sign_ins.sign_in, name="sign_in"),
     path("rules/", rules.rules, name="rules"),
     path("service-worker.js", offline.service_worker, name="service_worker"),
     path("manifest/<str:language>.webmanifest", offline.manifest, name="manifest"),

@@ -16,6 +16,7 @@ from scorekeeper.site.throttle import (
     login_name,
     login_refusal,
 )
+from scorekeeper.table.codes import read_code
 from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name
 from scorekeeper.terms import name_problem
 
@@ -43,9 +44,17 @@ class NameField(forms.CharField):
 
 
 class SignUpForm(forms.Form):
+    """A name is enough: the phone stays signed in. A password is for signing in on
+    another phone without a code, and can be added later on the account page."""
+
     name = NameField(error_messages={"required": _("Please enter a name.")})
+
+
+class PasswordForm(forms.Form):
+    """A password of one's own (optional): to sign in on another phone by oneself."""
+
     password = forms.CharField(
-        label=_("Password"),
+        label=_("New password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         error_messages={"required": _("Please choose a password.")},
@@ -55,6 +64,34 @@ class SignUpForm(forms.Form):
         password = self.cleaned_data["password"]
         password_validation.validate_password(password)
         return password
+
+
+class CodeForm(forms.Form):
+    """The front page's one box: a group's join code or a one-time sign-in code,
+    typed as people type (``k7qm 3xpd``, an O for a 0)."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=40,
+        error_messages={"required": _("Please enter the code you were given.")},
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "placeholder": "K7QM-3XPD",
+                "inputmode": "text",
+            }
+        ),
+    )
+
+    def clean_code(self) -> str:
+        code = read_code(self.cleaned_data["code"])
+        if code is None:
+            raise forms.ValidationError(
+                _("A code has 8 letters and digits, like K7QM-3XPD. Check it and try again.")
+            )
+        return code
 
 
 class LoginForm(AuthenticationForm):

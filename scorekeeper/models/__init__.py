@@ -10,6 +10,7 @@ from scorekeeper.models.groups import (
     GroupQuerySet,
     Membership,
     MembershipQuerySet,
+    RetiredCode,
     new_invite_token,
 )
 from scorekeeper.models.nights import (
@@ -28,6 +29,7 @@ from scorekeeper.models.nights import (
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
 from scorekeeper.models.seat_draws import SeatDraw
+from scorekeeper.models.sign_ins import Phone, SignInCode
 
 __all__ = [
     "MAX_POINTS",
@@ -41,10 +43,13 @@ __all__ = [
     "NightQuerySet",
     "PayDetails",
     "Payment",
+    "Phone",
+    "RetiredCode",
     "Round",
     "RoundEdit",
     "Seat",
     "SeatDraw",
+    "SignInCode",
     "User",
     "UserManager",
     "new_invite_token",

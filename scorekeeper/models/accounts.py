@@ -12,6 +12,9 @@ class UserManager(BaseUserManager):
         return self.get(name__iexact=username)
 
     def create_user(self, name: str, password: str | None = None) -> "User":
+        """An account; without a password (None) it signs in by its session and by
+        sign-in codes only. Hashing is done here only for callers that hold no lock:
+        the services hash first (services/accounts.py, hashed_password)."""
         user = self.model(name=name)
         user.set_password(password)
         user.save(using=self._db)
@@ -27,6 +30,9 @@ class User(AbstractBaseUser):
     # The language picked with the switcher, one of settings.LANGUAGES ("" until then:
     # the phone's own Accept-Language).
     language = models.CharField(max_length=10, blank=True, default="")
+    # Set when a phone is signed in by someone else's code (models/sign_ins.py):
+    # until then the pay details cannot be changed.
+    pay_details_held_until = models.DateTimeField(null=True, blank=True)
 
     USERNAME_FIELD = "name"
     objects = UserManager()

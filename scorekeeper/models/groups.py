@@ -9,8 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper.converters import TOKEN_LENGTH, new_link_token
+from scorekeeper.converters import TOKEN_LENGTH
 from scorekeeper.dates import moment
+from scorekeeper.table.codes import grouped, new_code
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -37,8 +38,9 @@ class MembershipQuerySet(models.QuerySet):
 
 
 def new_invite_token() -> str:
-    # Kept by this name for the migrations that made it the invite token's default.
-    return new_link_token()
+    """A group's join code (scorekeeper/table/codes.py). Kept by this name for the
+    migrations that made it the column's default."""
+    return new_code()
 
 
 class MemberQuerySet(models.QuerySet):
@@ -79,6 +81,8 @@ class GroupQuerySet(MemberQuerySet):
 
 class Group(models.Model):
     name = models.CharField(max_length=60)
+    # The group's join code, the one secret its invitation link and its QR carry too:
+    # typed at the front page, or opened as /join/<code>/.
     invite_token = models.CharField(max_length=TOKEN_LENGTH, unique=True, default=new_invite_token)
     # The link can be made to stop by itself: at a moment, or after so many joins.
     invite_expires_at = models.DateTimeField(null=True, blank=True)
@@ -110,13 +114,24 @@ class Group(models.Model):
         (``http://192.0.2.5:8000``): the group page and the command line both use it."""
         return base_url.rstrip("/") + reverse("join", args=[self.invite_token])
 
+    @property
+    def join_code(self) -> str:
+        """The join code as shown and read out: ``K7QM-3XPD``."""
+        return grouped(self.invite_token)
+
     def invite_refusal(self) -> str:
-        """Why the invitation link no longer lets anyone in, in words, or ""."""
+        """Why the join code and its link no longer let anyone in, in words, or ""."""
         if self.invite_expires_at is not None and self.invite_expires_at <= timezone.now():
             when = moment(self.invite_expires_at)
-            return _("This invitation link stopped working on %(when)s.") % {"when": when}
+            return _(
+                "This group's code and invitation link stopped working on %(when)s. "
+                "Ask a member for the new one."
+            ) % {"when": when}
         if self.invite_uses_left == 0:
-            return _("This invitation link has been used as many times as it allowed.")
+            return _(
+                "This group's code and invitation link have let in as many people as "
+                "they allowed. Ask a member for the new one."
+            )
         return ""
 
     def current_memberships(self) -> "models.QuerySet[Membership]":
@@ -163,3 +178,15 @@ class Membership(models.Model):
     def is_current(self) -> bool:
         """In the group now, as :meth:`MembershipQuerySet.current` says of the row."""
         return self.left_at is None
+
+
+class RetiredCode(models.Model):
+    """A join code a group took back (a new link made): so the code, typed or opened
+    as a link, says it was taken back rather than that it never was."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=TOKEN_LENGTH, unique=True)
+    retired_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"a code {self.group} took back"

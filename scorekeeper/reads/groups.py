@@ -74,9 +74,10 @@ def group_nights(
     }
 
 
-def link_qr(url: str) -> QRDrawing:
-    """A link to open on a phone (the invitation link), as a QR code to draw."""
-    return qr_drawing(segno.make(url, error="m"), title=gettext("Invitation link"))
+def link_qr(url: str, *, title: str = "") -> QRDrawing:
+    """A link to open on a phone (the invitation link, a sign-in link), as a QR code
+    to draw; ``title`` names it for a screen reader."""
+    return qr_drawing(segno.make(url, error="m"), title=title or gettext("Invitation link"))
 
 
 def group_page(group: Group, base_url: str, reader: User, *, before: int | None = None) -> dict:

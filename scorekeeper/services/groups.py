@@ -10,10 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.models import Group, Membership, User, new_invite_token
+from scorekeeper.models import Group, Membership, RetiredCode, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, TABLE_RULES, RuleError, RuleKind
 from scorekeeper.services.errors import LookAlike, Refused, checked_name
 from scorekeeper.services.locks import lock_group
+from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
     has_hidden_characters,
     look_alike_key,
@@ -38,9 +39,16 @@ def name_taken_error(name: str) -> NameTaken:
     return NameTaken(taken, suggest_alternative(taken, {n.lower() for n in similar}))
 
 
-@transaction.atomic
-def sign_up(*, name: str, password: str) -> User:
-    """Create an account; raises Refused (NameTaken for a name in use)."""
+def sign_up(*, name: str, password: str = "") -> User:
+    """Create an account; raises Refused (NameTaken for a name in use). Without a
+    password the account signs in by its phone's session and by sign-in codes
+    (services/sign_ins.py). The password is hashed before any lock is taken."""
+    hashed = hashed_password(password)
+    with transaction.atomic():
+        return _new_account(name, hashed)
+
+
+def _new_account(name: str, hashed: str) -> User:
     name = checked_name(name)
     if User.objects.filter(name__iexact=name).exists():
         raise name_taken_error(name)
@@ -48,7 +56,7 @@ def sign_up(*, name: str, password: str) -> User:
         # A savepoint, so a name taken in the same instant by another phone leaves
         # this transaction usable for the error.
         with transaction.atomic():
-            return User.objects.create_user(name=name, password=password)
+            return User.objects.create(name=name, password=hashed)
     except IntegrityError:
         raise name_taken_error(name) from None
 
@@ -103,6 +111,8 @@ def replace_invite_link(
     after ``valid_for``, or once ``uses`` people joined through it (None: never)."""
     if uses is not None and uses < 1:
         raise Refused(_("A link must let at least one person join."))
+    lock_group(group.pk)
+    RetiredCode.objects.get_or_create(code=group.invite_token, defaults={"group": group})
     group.invite_token = new_invite_token()
     group.invite_expires_at = timezone.now() + valid_for if valid_for else None
     group.invite_uses_left = uses
@@ -116,7 +126,7 @@ def _use_invite_link(group: Group, token: str) -> None:
     a link's last use cannot both get in."""
     locked = Group.objects.select_for_update().get(pk=group.pk)
     if locked.invite_token != token:
-        raise Refused(_("This invitation link was replaced by a new one. Ask the group for it."))
+        raise Refused(str(CODE_TAKEN_BACK))
     refusal = locked.invite_refusal()
     if refusal:
         raise Refused(refusal)
@@ -163,15 +173,33 @@ def join_by_link(*, group: Group, token: str, user: User) -> Membership:
     return join_group(group=group, user=user)
 
 
-@transaction.atomic
-def sign_up_and_join(*, group: Group, name: str, password: str, token: str = "") -> User:
-    """A newcomer from an invitation link: the account and the membership, or neither."""
-    if token:
-        _use_invite_link(group, token)
-    user = sign_up(name=name, password=password)
-    check_names_apart(group, [user.name])  # refused: the account is not kept either
-    join_group(group=group, user=user)
-    return user
+def sign_up_and_join(*, group: Group, name: str, password: str = "", token: str = "") -> User:
+    """A newcomer from the group's code or link: the account and the membership, or
+    neither. A name a member of the group already has is refused with the way back in
+    for that member (a sign-in code), never as a new person."""
+    hashed = hashed_password(password)  # before the transaction: see hashed_password
+    with transaction.atomic():
+        if token:
+            _use_invite_link(group, token)
+        member = (
+            group.current_memberships()
+            .filter(user__name__iexact=" ".join(name.split()))
+            .values_list("user__name", flat=True)
+            .first()
+        )
+        if member:
+            raise Refused(
+                _(
+                    "%(name)s is already in this group. If that is you on a new phone, ask "
+                    "someone at the table to sign you in: on their phone, the group page "
+                    "has “Sign %(name)s in on a phone”."
+                )
+                % {"name": member}
+            )
+        user = _new_account(name, hashed)
+        check_names_apart(group, [user.name])  # refused: the account is not kept either
+        join_group(group=group, user=user)
+        return user
 
 
 def checked_table_rules(rules: dict) -> dict:
@@ -219,6 +247,12 @@ def set_currency(*, group: Group, by: User, currency: str) -> Group:
     group.currency = code
     group.save(update_fields=["currency"])
     return group
+
+
+CODE_TAKEN_BACK = gettext_lazy(
+    "The group took this code and its invitation link back and made new ones. Ask a "
+    "member for the new code."
+)
 
 
 # Zero-width spaces, text-direction overrides, terminal escapes: a name that hides

@@ -5,10 +5,26 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorekeeper.dates import moment
 from scorekeeper.models import PayDetails, User
 from scorekeeper.models.pay_details import LINK_FIELDS
 from scorekeeper.services.errors import Refused
 from scorekeeper.table.paying import BadIban, BadLink, Service, check_bic, check_iban, check_link
+
+
+def pay_details_hold(user: User) -> str:
+    """Why ``user``'s pay details cannot be changed now, in words; "" when they can.
+    A phone signed in by someone else's code holds them for a day
+    (models/sign_ins.PAY_DETAILS_HOLD)."""
+    until = User.objects.filter(pk=user.pk).values_list("pay_details_held_until", flat=True)
+    held_until = until.first()
+    if held_until is None or held_until <= timezone.now():
+        return ""
+    return _(
+        "Your pay details can be changed again from %(when)s. A phone was signed in as "
+        "you with a code someone else made, and this wait keeps anyone from redirecting "
+        "your money by signing in as you."
+    ) % {"when": moment(held_until)}
 
 
 @transaction.atomic
@@ -18,6 +34,9 @@ def save_pay_details(
     """Keep ``user``'s bank account and links (blank: none), each checked again here:
     the IBAN kept compact and in capitals (check_iban), the account holder by the
     model's own rule (PayDetails.clean), the same the account page's form says."""
+    held = pay_details_hold(user)
+    if held:
+        raise Refused(held)
     unknown = set(links) - set(LINK_FIELDS)
     if unknown:
         raise TypeError(f"not a payment link: {sorted(unknown)}")

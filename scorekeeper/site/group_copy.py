@@ -21,7 +21,18 @@ from typing import Any
 from django.core import serializers
 from django.db import connection, models, transaction
 
-from scorekeeper.models import Entry, Group, Membership, Night, Round, Seat, User
+from scorekeeper.models import (
+    Entry,
+    Group,
+    Membership,
+    Night,
+    Phone,
+    RetiredCode,
+    Round,
+    Seat,
+    SignInCode,
+    User,
+)
 from scorekeeper.models.groups import new_invite_token
 from scorekeeper.models.nights import RoundEdit
 from scorekeeper.models.pay_details import PayDetails
@@ -58,8 +69,10 @@ OF_THE_GROUP: dict[type[models.Model], str] = {
 }
 
 # An account's own rows, which no group owns: how someone likes to be paid stays with
-# their account on this install and never travels with a group that they played in.
-NOT_OF_A_GROUP: set[type[models.Model]] = {User, PayDetails}
+# their account on this install and never travels with a group that they played in;
+# nor do the phones signed in here, their sign-in codes, or the codes a group took
+# back here (the copy gets a code of its own).
+NOT_OF_A_GROUP: set[type[models.Model]] = {User, PayDetails, Phone, SignInCode, RetiredCode}
 
 
 def _rows_of(group: Group) -> list[tuple[type[models.Model], models.QuerySet]]:

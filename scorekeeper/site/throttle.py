@@ -191,3 +191,35 @@ def signup_refusal(request: HttpRequest, link: str = "") -> str:
             "then try again."
         ) % {"wait": _wait(by_address)}
     return ""
+
+
+# Codes that match nothing, an hour, from one address: a table mistyping now and then
+# stays far under it; guessing one of 2^40 codes at this rate takes forever.
+WRONG_CODES_PER_ADDRESS = "30/h"
+
+
+def code_refusal(request: HttpRequest) -> str:
+    """Before a typed or opened code (a group's, a sign-in's) is looked up: the
+    refusal in words once this address has had its share of codes that matched
+    nothing, else ""."""
+    usage = _count(
+        request, "code-address", client_address(request), WRONG_CODES_PER_ADDRESS, increment=False
+    )
+    if _used_up(usage):
+        return _(
+            "Too many codes that match nothing were tried from this phone or its network. "
+            "Wait %(wait)s, then try again."
+        ) % {"wait": _wait(usage)}
+    return ""
+
+
+def count_wrong_code(request: HttpRequest) -> None:
+    """A code that matched nothing, from this address."""
+    with transaction.atomic():  # as in signup_refusal
+        _count(
+            request,
+            "code-address",
+            client_address(request),
+            WRONG_CODES_PER_ADDRESS,
+            increment=True,
+        )

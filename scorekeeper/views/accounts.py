@@ -11,22 +11,28 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeeper.forms.accounts import LanguageForm, LoginForm, SignUpForm
+from scorekeeper.forms.accounts import CodeForm, LanguageForm, LoginForm, PasswordForm, SignUpForm
 from scorekeeper.forms.pay_details import PayDetailsForm
 from scorekeeper.reads.pay_details import own_pay_details
 from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
-from scorekeeper.services.pay_details import save_pay_details
+from scorekeeper.services.pay_details import pay_details_hold, save_pay_details
 from scorekeeper.site.middleware import set_language_cookie
 from scorekeeper.site.throttle import signup_refusal
 from scorekeeper.views.access import AuthenticatedRequest
 
 
 class LoginView(auth_views.LoginView):
+    """The front door for a phone not signed in: the box for a code (a group's, or a
+    one-time sign-in), and below it the password, for those who added one."""
+
     template_name = "scorekeeper/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "code_form": CodeForm()}
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
@@ -73,19 +79,24 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "scorekeeper/signup.html", {"form": form}, status=status)
 
 
+def safe_next(request: HttpRequest, target: str) -> str:
+    """``target`` when it is a path on this site, else the home page: never another
+    site, and never a word, which redirect() would look up as the name of a URL (a 500
+    when there is none)."""
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return "/"
+    return target
+
+
 @require_POST
 def language(request: HttpRequest) -> HttpResponse:
     """Switch the language: on the account when logged in, in a cookie in any case (so
     the login page after logging out still speaks it)."""
     form = LanguageForm(request.POST)
-    target = request.POST.get("next", "")  # the page the switcher was on
-    # A path on this site, or the home page: never another site, and never a word, which
-    # redirect() would look up as the name of a URL (a 500 when there is none).
-    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = "/"
-    response = HttpResponseRedirect(target)
+    # The page the switcher was on.
+    response = HttpResponseRedirect(safe_next(request, request.POST.get("next", "")))
     if not form.is_valid():
         return response
     code = form.cleaned_data["language"]
@@ -98,7 +109,8 @@ def language(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def account(request: AuthenticatedRequest) -> HttpResponse:
-    """Your own account: how you like to be paid (each field optional)."""
+    """Your own account: how you like to be paid (each field optional), the phones
+    signed in as you, and a password if you want one."""
     details = own_pay_details(request.user)
     form = PayDetailsForm(request.POST or None, instance=details)
     if request.method == "POST" and form.is_valid():
@@ -109,4 +121,24 @@ def account(request: AuthenticatedRequest) -> HttpResponse:
         else:
             messages.success(request, _("Saved: the others in your groups see how to pay you."))
             return redirect("account")
-    return render(request, "scorekeeper/account.html", {"form": form})
+    return account_page(request, pay_form=form)
+
+
+def account_page(
+    request: AuthenticatedRequest,
+    *,
+    pay_form: PayDetailsForm | None = None,
+    password_form: PasswordForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The account page, with the forms as posted (their errors) or empty."""
+    user = request.user
+    context = {
+        "form": pay_form or PayDetailsForm(instance=own_pay_details(user)),
+        "pay_hold": pay_details_hold(user),
+        "phones": user.phones.select_related("signed_in_by"),
+        "this_phone": request.session.session_key,
+        "password_form": password_form or PasswordForm(),
+        "has_password": user.has_usable_password(),
+    }
+    return render(request, "scorekeeper/account.html", context, status=status)

@@ -6,11 +6,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper.converters import TOKEN_SHAPE
 from scorekeeper.forms.accounts import LoginForm, SignUpForm
 from scorekeeper.forms.groups import (
     CurrencyForm,
@@ -19,7 +18,7 @@ from scorekeeper.forms.groups import (
     InviteLinkForm,
     currency_name,
 )
-from scorekeeper.models import Group
+from scorekeeper.models import Group, RetiredCode
 from scorekeeper.reads.groups import (
     group_nights,
     group_page,
@@ -31,7 +30,9 @@ from scorekeeper.reads.polls import group_now
 from scorekeeper.reads.rules import group_rules_summary
 from scorekeeper.services import groups as group_services
 from scorekeeper.services.errors import LookAlike, Refused
-from scorekeeper.site.throttle import signup_refusal
+from scorekeeper.services.groups import CODE_TAKEN_BACK
+from scorekeeper.site.throttle import code_refusal, count_wrong_code, signup_refusal
+from scorekeeper.table.codes import read_code
 from scorekeeper.views.access import (
     AuthenticatedRequest,
     HtmxHttpRequest,
@@ -188,23 +189,44 @@ def group_currency(request: AuthenticatedRequest, group_id: int) -> HttpResponse
     return render(request, "scorekeeper/house_rules.html", context, status=400)
 
 
-def link_gone(request: HttpRequest, reason: str = "") -> HttpResponse:
-    return render(request, "scorekeeper/link_gone.html", {"reason": reason}, status=404)
+NO_SUCH_CODE = gettext_lazy("No group has this code: check it with the person who gave it to you.")
+
+
+def link_gone(
+    request: HttpRequest, reason: str = "", *, heading: str = "", status: int = 404
+) -> HttpResponse:
+    context = {"reason": reason, "heading": heading}
+    return render(request, "scorekeeper/link_gone.html", context, status=status)
+
+
+def _no_group(request: HttpRequest, code: str | None) -> HttpResponse:
+    """A code (typed, or in a link) that lets nobody in: taken back, or never was."""
+    retired = RetiredCode.objects.filter(code=code).exists() if code else False
+    if retired:
+        return link_gone(request, str(CODE_TAKEN_BACK), heading=_("This code no longer works"))
+    count_wrong_code(request)
+    return link_gone(request, str(NO_SUCH_CODE), heading=_("No group has this code"))
 
 
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    # Only the alphabet tokens are made of reaches the database (a NUL byte would not).
-    well_formed = TOKEN_SHAPE.fullmatch(token)
-    group = Group.objects.filter(invite_token=token).first() if well_formed else None
+    """A group's join page, from its link or QR (``/join/K7QM3XPD/``) or its code typed
+    at the front page: a name is all it asks."""
+    refusal = code_refusal(request)
+    if refusal:
+        return link_gone(request, refusal, heading=_("Wait a moment"), status=429)
+    code = read_code(token)
+    group = Group.objects.filter(invite_token=code).first() if code else None
     if group is None:
-        return link_gone(request)
+        return _no_group(request, code)
+    if code != token:  # typed in small letters, with a dash: the page's own address
+        return redirect("join", token=code)
     user = request.user
     if user.is_authenticated and group.has_member(user):
         return redirect("group_detail", group_id=group.pk)
     gone = group.invite_refusal()
     if gone:
-        return link_gone(request, gone)
+        return link_gone(request, gone, heading=_("This code no longer works"))
 
     signup_form = SignUpForm(prefix="signup")
     login_form = LoginForm(request, prefix="login")
@@ -213,7 +235,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         if user.is_authenticated and action == "join":
             try:
-                group_services.join_by_link(group=group, token=token, user=user)
+                group_services.join_by_link(group=group, token=code, user=user)
             except LookAlike as error:
                 join_refusal = str(error)
             except Refused as error:
@@ -223,13 +245,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         if action == "signup":
             signup_form = SignUpForm(request.POST, prefix="signup")
             # Counted once valid: empty posts never use up the link.
-            refusal = signup_refusal(request, link=token) if signup_form.is_valid() else ""
+            refusal = signup_refusal(request, link=code) if signup_form.is_valid() else ""
             if refusal:
                 signup_form.add_error(None, refusal)
             elif signup_form.is_valid():
                 try:
                     user = group_services.sign_up_and_join(
-                        group=group, token=token, **signup_form.cleaned_data
+                        group=group, token=code, **signup_form.cleaned_data
                     )
                 except Refused as error:
                     signup_form.add_error("name", str(error))
@@ -241,7 +263,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             if login_form.is_valid():
                 member = login_form.get_user()
                 try:
-                    group_services.join_by_link(group=group, token=token, user=member)
+                    group_services.join_by_link(group=group, token=code, user=member)
                 except LookAlike as error:
                     login_form.add_error(None, str(error))
                 except Refused as error:

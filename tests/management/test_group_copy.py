@@ -22,12 +22,13 @@ pytestmark = pytest.mark.database
 def read_as_text(group: Group) -> list[str]:
     """What a person reads on every page and export of the group and its nights,
     oldest night first, without what differs between installs by design: the
-    invitation link, and the rows' keys in the exports."""
+    join code and its link, and the rows' keys in the exports."""
     nights = list(group.nights.order_by("started_at", "pk"))
     pages = []
     for page in everything_read(group, nights).values():
         page = re.sub(r"<(script|style)\b.*?</\1>|<[^>]+>", " ", page, flags=re.S)
         page = re.sub(r"/join/[^/\s]+/", "/join/-/", page)
+        page = page.replace(group.join_code, "-")
         page = re.sub(r'"(id|night|night_id|seat_id)": \d+', "", page)
         page = re.sub(r"(?m)^\d+,", ",", page)  # the CSV's first column: the night's key
         pages.append(" ".join(page.split()))

@@ -4,14 +4,15 @@ import re
 
 from scorekeeper.models import Membership, User
 from scorekeeper.services.groups import leave_group
+from scorekeeper.table.codes import read_code
 
 
-def test_tokens_carry_at_least_128_bits(make_group):
-    tokens = {make_group(name=f"G{i}", members=()).invite_token for i in range(20)}
-    assert len(tokens) == 20
-    for token in tokens:
-        assert re.fullmatch(r"[A-Za-z0-9_-]+", token)
-        assert len(token) * 6 >= 128  # url-safe base64: 6 bits a character
+def test_every_group_gets_its_own_join_code_without_look_alike_characters(make_group):
+    codes = {make_group(name=f"G{i}", members=()).invite_token for i in range(20)}
+    assert len(codes) == 20
+    for code in codes:
+        assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{8}", code)  # no I, L, O or U
+        assert read_code(code.lower()) == code
 
 
 def test_leaving_keeps_the_membership_row_for_history(make_group):

@@ -48,7 +48,7 @@ def test_names_with_hidden_characters_are_refused(client, make_group, name):
 def test_a_full_width_name_beside_the_same_name_is_taken(client, make_group):
     group = make_group(members=("Anna",))
     response = join(client, group, "Ａｎｎａ")
-    assert "already taken" in response.content.decode()
+    assert "Anna is already in this group" in response.content.decode()
     assert User.objects.count() == 1
 
 

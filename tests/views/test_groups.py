@@ -34,16 +34,36 @@ def test_a_newcomer_picks_a_name_and_password_and_is_in_the_group(client, make_g
     assert client.get(response.url).status_code == 200  # logged in
 
 
-def test_a_taken_name_is_refused_with_a_suggestion_and_nothing_is_created(client, make_group):
-    group = make_group(members=("Tom",))
-    response = client.post(
-        join_url(group), {"action": "signup", "signup-name": "tom", "signup-password": PASSWORD}
-    )
+def test_a_taken_name_is_refused_with_a_suggestion_and_nothing_is_created(
+    client, make_group, make_user
+):
+    group = make_group(members=("Anna",))
+    make_user("Tom")  # of another group
+    response = client.post(join_url(group), {"action": "signup", "signup-name": "tom"})
     body = response.content.decode()
     assert response.status_code == 200
     assert "already taken" in body and "Tom B" in body
-    assert User.objects.count() == 1
+    assert User.objects.count() == 2
     assert Membership.objects.count() == 1
+
+
+def test_a_members_name_on_a_new_phone_is_sent_to_a_sign_in_not_a_new_person(client, make_group):
+    group = make_group(members=("Tom", "Anna"))
+    response = client.post(join_url(group), {"action": "signup", "signup-name": "tom"})
+    body = response.content.decode()
+    assert "Tom is already in this group" in body
+    assert "Sign Tom in on a phone" in body
+    assert User.objects.count() == 2 and Membership.objects.count() == 2
+
+
+def test_a_name_is_all_it_takes_to_join(client, make_group):
+    group = make_group(members=("Anna",))
+    response = client.post(join_url(group), {"action": "signup", "signup-name": "Dana"})
+    assert response.url == reverse("group_detail", args=[group.pk])
+    dana = User.objects.get(name="Dana")
+    assert not dana.has_usable_password()
+    assert group.has_member(dana)
+    assert client.get(reverse("group_detail", args=[group.pk])).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -52,7 +72,6 @@ def test_a_taken_name_is_refused_with_a_suggestion_and_nothing_is_created(client
         ("", PASSWORD, "Please enter a name."),
         ("x" * 31, PASSWORD, "at most 30 characters"),
         ("R2D2", PASSWORD, "only have letters and spaces"),
-        ("Dana", "", "Please choose a password."),
     ],
 )
 def test_bad_sign_up_input_gets_a_clear_message_and_changes_nothing(
@@ -115,8 +134,8 @@ def test_a_replaced_link_stops_working_at_once(client, make_group):
     replace_invite_link(group=group)
     response = client.get(old)
     assert response.status_code == 404
-    assert "This link no longer works" in response.content.decode()
-    assert "ask someone in the group for a new one" in response.content.decode().lower()
+    assert "This code no longer works" in response.content.decode()
+    assert "took this code and its invitation link back" in response.content.decode()
     response = client.post(
         old, {"action": "signup", "signup-name": "Zed", "signup-password": PASSWORD}
     )
@@ -128,7 +147,9 @@ def test_a_replaced_link_stops_working_at_once(client, make_group):
 def test_malformed_tokens_get_the_friendly_page(client, db, token):
     response = client.get(f"/join/{token}/")
     assert response.status_code == 404
-    assert "This link no longer works" in response.content.decode()
+    assert "No group has this code: check it with the person who gave it to you." in (
+        response.content.decode()
+    )
 
 
 # --- the group page ------------------------------------------------------------------
