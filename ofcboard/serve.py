@@ -14,8 +14,10 @@ thread, and is dropped when its headers take longer than HEADER_READ_SECONDS; a 
 declared larger than the app can use is refused (413) from its Content-Length before
 a byte of it is read. What Django cannot do for itself is done here, around its
 plain WSGI handler: a body is read before the app sees it (:class:`BodyReads`), the
-app works in two lanes of threads (:class:`Lane`: password hashing has its own), and
-the trusted proxy's forwarded address and scheme are applied (:func:`behind_a_proxy`).
+app works in two lanes of threads (:class:`Lane`: a post that will hash a password has
+its own, and only such a post: one Django would turn away unhashed, for its CSRF token
+or the throttle, is answered in the ordinary lane), and the trusted proxy's forwarded
+address and scheme are applied (:func:`behind_a_proxy`).
 
 Why WSGI and a bounded wait for bodies, and not Django's ASGI handler (which reads a
 body on the event loop, so a client that never sends it holds no thread at all):
@@ -68,12 +70,15 @@ HEADER_READ_SECONDS = 10
 CONNECTION_LIMIT = 4000
 THREADS = 8
 
-# Posts that check or set a password (scorekeeper/urls.py names them: the login page,
-# the open sign-up, an invitation link's sign-up and login). Hashing one takes half a
-# second of a core on purpose; they run HASHING_AT_ONCE at a time in a lane of their
-# own, so wrong passwords sent as fast as a script can never keep polls and saves
+# Posts that check or set a password (scorekeeper/urls.py names their pages: the login
+# page, the open sign-up, an invitation link's sign-up and login). Hashing one takes
+# half a second of a core on purpose; they run HASHING_AT_ONCE at a time in a lane of
+# their own, so wrong passwords sent as fast as a script can never keep polls and saves
 # waiting for a thread, and at most HASHING_WAITING more wait for their turn (503 past
-# that).
+# that). Only a post that will hash takes a place in it: one with a password, a CSRF
+# token Django takes, and an address the throttle does not refuse
+# (scorekeeper/site/password_gate.py); so junk sent from a few addresses cannot fill
+# the lane and turn a member's login away.
 HASHING_AT_ONCE = 1
 HASHING_WAITING = 16
 
@@ -264,26 +269,46 @@ def password_paths() -> tuple[str, ...]:
     return password_paths()
 
 
-def hashes_a_password(environ: dict[str, Any]) -> bool:
+def posts_to_a_password_page(environ: dict[str, Any]) -> bool:
     return environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "").startswith(
         password_paths()
     )
 
 
-def in_lanes(app: WSGIApp, work: Lane, hashing: Lane) -> WSGIApp:
-    """``app`` run in two lanes: posts that hash a password in ``hashing``, everything
-    else in ``work``. The threads waiting for bodies (:class:`BodyReads`) or for the
+def _will_hash(environ: dict[str, Any]) -> bool:
+    from scorekeeper.site.password_gate import will_hash_a_password
+
+    return will_hash_a_password(environ)
+
+
+def in_lanes(
+    app: WSGIApp,
+    work: Lane,
+    hashing: Lane,
+    will_hash: Callable[[dict[str, Any]], bool] = _will_hash,
+) -> WSGIApp:
+    """``app`` run in two lanes: posts that will hash a password (``will_hash``, asked
+    of posts to the password pages only) in ``hashing``, everything else in ``work``.
+    That question is asked in the work lane, as it may read the throttle's counts from
+    the database. The threads waiting for bodies (:class:`BodyReads`) or for the
     hashing lane never add to the threads fighting over Python's lock or to the
     database's connections at work."""
 
     def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        lane = hashing if hashes_a_password(environ) else work
-        if not lane.enter():
+        if not work.enter():
             return _busy(environ, start_response)
+        lane: Lane | None = work
         try:
+            if posts_to_a_password_page(environ) and will_hash(environ):
+                work.leave()
+                lane = None
+                if not hashing.enter():
+                    return _busy(environ, start_response)
+                lane = hashing
             answer = app(environ, start_response)
         except BaseException:
-            lane.leave()
+            if lane is not None:
+                lane.leave()
             raise
         return _Releasing(answer, lane.leave)
 
