@@ -70,7 +70,9 @@ def test_creategroup_refuses_an_empty_name(db):
     assert not Group.objects.exists()
 
 
-def test_welcome_makes_a_first_group_only_on_an_empty_database(db, capsys, monkeypatch):
+def test_welcome_makes_a_first_group_only_on_an_empty_database_and_always_hands_out_its_code(
+    db, capsys, monkeypatch
+):
     monkeypatch.setenv("OFCBOARD_BASE_URL", "http://192.0.2.7:8000")
     call_command("welcome")
     out = capsys.readouterr().out
@@ -79,7 +81,8 @@ def test_welcome_makes_a_first_group_only_on_an_empty_database(db, capsys, monke
     assert f"/join/{group.invite_token}/" in out
     call_command("welcome")
     assert Group.objects.count() == 1
-    assert "/join/" not in capsys.readouterr().out
+    again = capsys.readouterr().out
+    assert f"/join/{group.invite_token}/" in again and group.join_code in again
 
 
 def test_htmx_is_served_from_our_own_static_files(client, login, make_user):
