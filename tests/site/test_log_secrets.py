@@ -49,3 +49,11 @@ def test_any_logger_has_the_secret_pages_hidden(caplog):
         "/join/…/ from http://192.168.1.20:8000/signin/…/",
         "Not Found: /nights/4/screen/live/",
     ]
+
+
+def test_a_sign_in_code_that_matches_nothing_is_not_logged(client, db, caplog):
+    with caplog.at_level(logging.INFO):
+        assert client.get("/signin/ABCD2345/").status_code == 404
+    messages = logged(caplog)
+    assert "Not Found: /signin/…/" in messages
+    assert not [message for message in messages if "ABCD2345" in message]
