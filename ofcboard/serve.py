@@ -62,6 +62,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ofcboard.ready import say_when_listening
+
 # The app takes forms of a few hundred bytes and no uploads.
 MAX_REQUEST_BODY = 1024 * 1024
 HEADER_READ_SECONDS = 10
@@ -416,6 +418,9 @@ def main(argv: list[str] | None = None) -> None:
 
     _refuse_a_port_in_use(args.host, args.port)
     _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
+    # After the port check above: a second `make run` must not see the first server
+    # and say "Ready".
+    say_when_listening(args.port, host=args.host)
     Server(
         "ofcboard.serve:app",
         factory=True,

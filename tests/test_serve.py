@@ -14,9 +14,9 @@ from ofcboard.serve import (
     BodyReads,
     Lane,
     behind_a_proxy,
-    hashes_a_password,
     in_lanes,
     password_paths,
+    posts_to_a_password_page,
     reading_bodies_first,
 )
 
@@ -174,7 +174,8 @@ def test_password_posts_have_a_lane_of_their_own():
         start_response("200 OK", [])
         return [b"ok"]
 
-    served = in_lanes(app, Lane(1), Lane(1, waiting=1))
+    # Posts that will hash (which do is tests/test_password_lane.py's question).
+    served = in_lanes(app, Lane(1), Lane(1, waiting=1), will_hash=lambda environ: True)
     login = {"REQUEST_METHOD": "POST", "PATH_INFO": "/login/"}
     logins = [threading.Thread(target=call, args=(served,), kwargs=login) for _ in range(2)]
     for thread in logins:
@@ -197,10 +198,10 @@ def test_password_posts_have_a_lane_of_their_own():
 def test_the_password_paths_are_the_pages_that_check_passwords():
     for url in (reverse("login"), reverse("signup"), reverse("join", args=["abc"])):
         assert url.startswith(password_paths())
-        assert hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": url})
-        assert not hashes_a_password({"REQUEST_METHOD": "GET", "PATH_INFO": url})
+        assert posts_to_a_password_page({"REQUEST_METHOD": "POST", "PATH_INFO": url})
+        assert not posts_to_a_password_page({"REQUEST_METHOD": "GET", "PATH_INFO": url})
     night_save = reverse("entry_save", args=[1])
-    assert not hashes_a_password({"REQUEST_METHOD": "POST", "PATH_INFO": night_save})
+    assert not posts_to_a_password_page({"REQUEST_METHOD": "POST", "PATH_INFO": night_save})
 
 
 def test_turns_go_to_requests_in_the_order_they_came():
@@ -234,7 +235,7 @@ def test_a_login_turned_away_is_told_so_in_the_phones_language():
         return [b"ok"]
 
     full = Lane(0, waiting=0)
-    served = in_lanes(app, Lane(1), full)
+    served = in_lanes(app, Lane(1), full, will_hash=lambda environ: True)
     answered = []
     environ = {
         "REQUEST_METHOD": "POST",
