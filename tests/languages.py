@@ -21,18 +21,20 @@ DUTCH_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Jokers", "Foul", "FL", "Hand", "In", "dealer", "pt",
     "Trips", "Flush", "Full", "house", "Straight", "flush", "Royal", "trips", "full",
-    "straight", "royal", "Scoop", "scoop", "royalties", "quads", "Quads", "Euro",
+    "straight", "royal", "Scoop", "scoop", "royalties", "quads", "Quads", "Euro", "Code",
 }  # fmt: skip
 # English words that German tables say as they are, and German words spelled like English.
 GERMAN_TOO = {
     "Fantasyland", "Fantasyland:", "Dealer", "Dealer:", "Royalties", "Pineapple",
     "Progressive", "Ultimate", "Joker", "Foul", "FL", "Hand", "In", "Flush", "Full", "House",
     "Straight", "Royal", "Scoop", "Board", "Boards", "System", "OK", "Kicker", "Button",
-    "Euro", "Standard",
+    "Euro", "Standard", "Code",
 }  # fmt: skip
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "data-confirm", "alt"}
 # A card ("Qh", "10h"), or ranks on their own ("QQ", "K", "A-J-8" in pieces).
 CARD = re.compile(r"^(10|[2-9TJQKA])+[shdc]?$")
+# A join or sign-in code as shown ("K7QM-3XPD"): the same in every language.
+CODE = re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$")
 
 
 class Texts(HTMLParser):
@@ -67,6 +69,8 @@ def texts_of(body: str) -> list[str]:
 
 def leftover(text: str, allowed: set[str]) -> list[str]:
     """The words of ``text`` with Latin letters that are neither cards nor ``allowed``."""
+    if CODE.match(text):
+        return []
     words = re.findall(r"[A-Za-z0-9'’]+", text)
     return [
         word

@@ -16,7 +16,7 @@ from scorekeeper.site.throttle import (
     login_name,
     login_refusal,
 )
-from scorekeeper.table.codes import read_code
+from scorekeeper.table.codes import EXAMPLE, read_code
 from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name
 from scorekeeper.terms import name_problem
 
@@ -79,7 +79,7 @@ class CodeForm(forms.Form):
                 "autocomplete": "off",
                 "autocapitalize": "characters",
                 "spellcheck": "false",
-                "placeholder": "K7QM-3XPD",
+                "placeholder": EXAMPLE,
                 "inputmode": "text",
             }
         ),

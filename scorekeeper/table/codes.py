@@ -11,6 +11,8 @@ at the rate the doors allow (scorekeeper/site/throttle.py), a code outlives its 
 import secrets
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# What a code looks like, shown as the code box's example: the same in every language.
+EXAMPLE = "K7QM-3XPD"
 CODE_LENGTH = 8
 # What a person may type for a character of the alphabet.
 _TYPED_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})

@@ -22,11 +22,11 @@ def lang_of(response) -> str:
 @pytest.mark.parametrize(
     ("header", "lang", "words"),
     [
-        ("nl-NL,nl;q=0.9,en;q=0.5", "nl", "Inloggen"),
-        ("zh-CN,zh;q=0.9", "zh-hans", "登录"),
-        ("de-DE,de;q=0.9,en;q=0.5", "de", "Anmelden"),
-        ("fr-FR,fr;q=0.9", "en", "Log in"),
-        ("", "en", "Log in"),
+        ("nl-NL,nl;q=0.9,en;q=0.5", "nl", "Lid worden van een groep"),
+        ("zh-CN,zh;q=0.9", "zh-hans", "加入群组"),
+        ("de-DE,de;q=0.9,en;q=0.5", "de", "Einer Gruppe beitreten"),
+        ("fr-FR,fr;q=0.9", "en", "Join a group"),
+        ("", "en", "Join a group"),
     ],
 )
 def test_the_first_visit_follows_the_phones_language(db, header, lang, words):

@@ -37,12 +37,12 @@ class Command(BaseCommand):
         link = base_urls(port)[0].rstrip("/") + reverse("sign_in", args=[sign_in.code])
         self.stdout.write("")
         self.stdout.write(_("A one-time sign-in for %(name)s:") % {"name": user.name})
-        self.stdout.write(
-            INDENT
-            + _("Sign-in code: %(code)s (typed on the front page)")
-            % {"code": grouped(sign_in.code)}
-        )
-        self.stdout.write(INDENT + _("Link: %(link)s") % {"link": link})
+        code_line = _("Sign-in code: %(code)s (typed on the front page)") % {
+            "code": grouped(sign_in.code)
+        }
+        self.stdout.write(f"{INDENT}{code_line}")
+        link_line = _("Link: %(link)s") % {"link": link}
+        self.stdout.write(f"{INDENT}{link_line}")
         self.stdout.write(_("Or scan the link with the phone's camera:"))
         for line in terminal_qr(link, colours=wants_colours(self.stdout, options)):
             self.stdout.write(line)

@@ -118,14 +118,14 @@ class Command(BaseCommand):
         self.stdout.write("")
 
     def show_the_way_in(self, group: Group, base_url: str, colours: bool) -> None:
-        self.stdout.write(
-            INDENT + _("Join code: %(code)s (typed on the front page)") % {"code": group.join_code}
-        )
+        code_line = _("Join code: %(code)s (typed on the front page)") % {"code": group.join_code}
+        self.stdout.write(f"{INDENT}{code_line}")
         if refusal := group.invite_refusal():
             self.stdout.write(f"{INDENT}{refusal}")
             return
         link = group.invite_url(base_url)
-        self.stdout.write(INDENT + _("Invitation link: %(link)s") % {"link": link})
+        link_line = _("Invitation link: %(link)s") % {"link": link}
+        self.stdout.write(f"{INDENT}{link_line}")
         self.stdout.write(_("Or scan the invitation link with a phone's camera:"))
         for line in terminal_qr(link, colours=colours):
             self.stdout.write(line)
