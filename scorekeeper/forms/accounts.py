@@ -6,10 +6,12 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.hashers import is_password_usable
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.models import User
 from scorekeeper.site.throttle import (
     count_wrong_password,
     login_locked_message,
@@ -131,6 +133,8 @@ class LoginForm(AuthenticationForm):
                 raise forms.ValidationError(login_locked_message(), code="locked") from None
             if name and error.code == "invalid_login":
                 count_wrong_password(self.request, name)
+                if has_no_password(self.cleaned_data.get("username", "")):
+                    raise forms.ValidationError(NO_PASSWORD, code="invalid_login") from None
             raise
 
     @property
@@ -138,6 +142,17 @@ class LoginForm(AuthenticationForm):
         """Refused for too many tries (answered 429), not for a wrong password."""
         return self.has_error(NON_FIELD_ERRORS, "throttled")
 
+
+def has_no_password(name: str) -> bool:
+    """Whether the account ``name`` signs in without a password (joined by name only)."""
+    stored = User.objects.filter(name__iexact=name).values_list("password", flat=True).first()
+    return stored is not None and not is_password_usable(stored)
+
+
+NO_PASSWORD = gettext_lazy(
+    "This account has no password. Someone at your table signs this phone in as you: on "
+    "their phone, the group page has “Sign … in on a phone” beside your name."
+)
 
 TOO_LONG_TO_LOG_IN = gettext_lazy(
     "No account has a name that long: names have at most %(count)d characters."
