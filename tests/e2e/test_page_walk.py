@@ -31,16 +31,19 @@ message (and the focus on it) is checked too.
 
 import re
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from scorekeeper.models import User
+from scorekeeper.models import Group, Phone, SignInCode, User
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.services.rounds import edit_round, record_entry
+from scorekeeper.services.sign_ins import make_sign_in_code
 from tests.e2e.axe import load_axe, problems
 from tests.e2e.conftest import log_in_context
 from tests.helpers import enter, finish, make_group, make_night, play, seats_of, set_cards
@@ -71,7 +74,7 @@ WIDTH_RULES = ["target-size", "scrollable-region-focusable"]
 AXE_SMALLEST = {"cards placed", "cards and a typed total", "night, empty", "night, sum off"}
 # The pages whose buttons and fields must be 44 px tall.
 TOUCH = {
-    "login", "join", "home", "group", "start a night", "night, empty", "night, sum off",
+    "login", "join", "sign in", "home", "group", "start a night", "night, empty", "night, sum off",
     "night, after a round", "rounds", "fix", "add a seat",
 }  # fmt: skip
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "languages"
@@ -79,6 +82,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "languages"
 SAYS = {
     "nl": {
         "join": "Word lid van “Friday OFC”",
+        "sign in": "Aanmelden als Bram",
         "night, sum off": "2 punten te veel. Tel nog eens na.",
         "night, after a round": "Ronde 2",
         "settlement": "Wie betaalt wie",
@@ -88,6 +92,7 @@ SAYS = {
     },
     "zh-hans": {
         "join": "加入“Friday OFC”",
+        "sign in": "以 Bram 的身份登录",
         "night, sum off": "多了 2 分。请核对计分。",
         "night, after a round": "第 2 手",
         "settlement": "谁付给谁",
@@ -295,9 +300,14 @@ def build_states():
     # Anna is paid by bank, so the settlement's lines to her show the payment code.
     PayDetails.objects.create(user=anna, iban="NL91ABNA0417164300", holder="Anna")
     seat = {night: seats_of(night)["Anna"].pk for night in (cards, counted, typed)}
+    # A one-time sign-in code Anna made for Bram, its page opened by the phone it is for
+    # (a stranger until it signs in); kept working for the whole walk, not 10 minutes.
+    sign_in = make_sign_in_code(user=User.objects.get(name="Bram"), made_by=anna)
+    SignInCode.objects.filter(pk=sign_in.pk).update(expires_at=timezone.now() + timedelta(days=1))
     return {
         "login": (reverse("login"), False),
         "join": (reverse("join", args=[first.invite_token]), False),
+        "sign in": (reverse("sign_in", args=[sign_in.code]), False),
         "404": ("/no-such-page/", False),
         "home": (reverse("home") + "?stay=1", True),
         "group": (reverse("group_detail", args=[first.pk]), True),
@@ -543,6 +553,29 @@ def test_every_page_state_in_every_language_width_and_scheme(browser, live_serve
         # The page a plain post led to opens on what happened.
         assert page.evaluate("document.activeElement.id") == "messages"
         walk.state(page, "night, after an undo", language, schemes)
+        # The page of a sign-in code Anna makes for Bram: reached by her button on the
+        # group page (a post).
+        bram = User.objects.get(name="Bram")
+        page.goto(reverse("group_detail", args=[Group.objects.get(name="Friday OFC").pk]))
+        page.locator(f"form[action$='/members/{bram.pk}/sign-in/'] button").click()
+        expect(page.get_by_test_id("sign-in-code")).to_be_visible()
+        walk.state(page, "sign-in code", language, schemes)
+        # Her account page after someone else's code signed a phone in as her: that
+        # phone listed ("by Bram's code") and her pay details held for a day. Named
+        # "account ..." as the account page is, whose examples of payment links are
+        # English in every language.
+        held = Phone.objects.create(
+            user=anna, session_key=f"walk-{language}", label="iPhone · Safari", signed_in_by=bram
+        )
+        User.objects.filter(pk=anna.pk).update(
+            pay_details_held_until=timezone.now() + timedelta(days=1)
+        )
+        page.goto(reverse("account"))
+        expect(page.get_by_test_id("pay-hold")).to_be_visible()
+        expect(page.get_by_test_id("phones")).to_contain_text("iPhone · Safari")
+        walk.state(page, "account with a hold", language, schemes)
+        held.delete()
+        User.objects.filter(pk=anna.pk).update(pay_details_held_until=None)
         for phone in phones.values():
             phone.context.close()
     parts = ", ".join(f"{what} {seconds:.1f} s" for what, seconds in walk.seconds.items())
