@@ -130,6 +130,13 @@ def phone_seen(*, user: User, session_key: str, label: str) -> None:
     )
 
 
+def phone_moved(*, before: str, after: str) -> None:
+    """A phone's session has a new key (Django makes one when the password
+    changes): its row goes with it."""
+    if before and after and before != after:
+        Phone.objects.filter(session_key=before).update(session_key=after)
+
+
 def forget_phone(*, session_key: str) -> None:
     """The phone with ``session_key`` signed out."""
     Phone.objects.filter(session_key=session_key).delete()

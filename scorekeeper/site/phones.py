@@ -58,6 +58,25 @@ def end_session(session_key: str) -> None:
     _store(session_key).delete(session_key)
 
 
+def sign_out_other_phones(user, *, this_phone: str) -> None:
+    """Every phone of ``user`` but ``this_phone`` signed out, and off the list."""
+    for key in user.phones.exclude(session_key=this_phone).values_list("session_key", flat=True):
+        end_session(key)
+        forget_phone(session_key=key)
+
+
+def phones_signed_in(user) -> list:
+    """``user``'s phones whose sessions still hold: one that ended without signing
+    out (a year unused, or signed out by a password change) is taken off the list."""
+    phones = []
+    for phone in user.phones.select_related("signed_in_by"):
+        if _store(phone.session_key).exists(phone.session_key):
+            phones.append(phone)
+        else:
+            forget_phone(session_key=phone.session_key)
+    return phones
+
+
 def tell_other_phones(user, *, this_phone: str, made_by_name: str, at: float) -> None:
     """Every other phone signed in as ``user`` says, on its next page, that the
     account was signed in elsewhere (by ``made_by_name``'s code; "" for the person's

@@ -19,6 +19,7 @@ from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 from scorekeeper.services.pay_details import pay_details_hold, save_pay_details
 from scorekeeper.site.middleware import set_language_cookie
+from scorekeeper.site.phones import phones_signed_in
 from scorekeeper.site.throttle import signup_refusal
 from scorekeeper.views.access import AuthenticatedRequest
 
@@ -136,7 +137,7 @@ def account_page(
     context = {
         "form": pay_form or PayDetailsForm(instance=own_pay_details(user)),
         "pay_hold": pay_details_hold(user),
-        "phones": user.phones.select_related("signed_in_by"),
+        "phones": phones_signed_in(user),
         "this_phone": request.session.session_key,
         "password_form": password_form or PasswordForm(),
         "has_password": user.has_usable_password(),

@@ -12,17 +12,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.accounts import CodeForm, LoginForm, PasswordForm
-from scorekeeper.models import Group, SignInCode
+from scorekeeper.models import Group, RetiredCode, SignInCode
 from scorekeeper.reads.groups import link_qr
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.sign_ins import (
     make_sign_in_code,
+    phone_moved,
     set_password,
     sign_in_code_refusal,
     sign_out_phone,
     use_sign_in_code,
 )
-from scorekeeper.site.phones import NOTICE, end_session
+from scorekeeper.site.phones import NOTICE, end_session, sign_out_other_phones
 from scorekeeper.site.throttle import code_refusal, count_wrong_code
 from scorekeeper.table.codes import grouped, read_code
 from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
@@ -46,6 +47,8 @@ def enter_code(request: HttpRequest) -> HttpResponse:
             return redirect("join", token=code)
         if SignInCode.objects.filter(code=code).exists():
             return redirect("sign_in", code=code)
+        if RetiredCode.objects.filter(code=code).exists():
+            return redirect("join", token=code)  # which says it was taken back
         count_wrong_code(request)
         form.add_error("code", str(NO_SUCH_CODE))
         status = 404
@@ -155,7 +158,12 @@ def account_password(request: AuthenticatedRequest) -> HttpResponse:
         return account_page(request, password_form=form, status=400)
     had_one = request.user.has_usable_password()
     set_password(user=request.user, password=form.cleaned_data["password"])
-    update_session_auth_hash(request, request.user)  # this phone stays signed in
+    before = request.session.session_key or ""
+    update_session_auth_hash(request, request.user)  # this phone stays signed in, anew
+    this_phone = request.session.session_key or ""
+    phone_moved(before=before, after=this_phone)
+    # Django signs the others out (their sessions carry the old password's hash).
+    sign_out_other_phones(request.user, this_phone=this_phone)
     messages.success(
         request,
         _("Your password is changed. Your other phones were signed out.")
