@@ -6,7 +6,6 @@ import html
 import re
 from datetime import timedelta
 
-import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -230,15 +229,6 @@ def test_a_code_taken_back_says_so_when_opened_as_a_link(make_group, login):
     assert join_with_name(Client(), group, "Zoë").status_code == 302
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Bug: scorekeeper/views/sign_ins.py enter_code (lines 45-51) looks a typed code "
-        "up in Group and SignInCode only, never RetiredCode, so a code taken back says "
-        "'No group has this code' (and is counted as a guess), where RetiredCode's own "
-        "docstring says a code 'typed or opened as a link' says it was taken back."
-    ),
-)
 def test_a_code_taken_back_and_typed_in_the_box_says_it_was_taken_back(client, make_group):
     group = make_group(members=("Anna",))
     old = group.join_code
