@@ -1,7 +1,6 @@
 """A night at the table: starting it, the page every phone keeps open, its poll,
 a seat's total, and the end of the night."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -21,7 +20,6 @@ from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
-from scorekeeper.services.same_table import start_same_table
 from scorekeeper.services.seat_draws import start_drawn_night
 from scorekeeper.table.formatting import names
 from scorekeeper.views.access import (
@@ -95,26 +93,6 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         "running": group.nights.filter(ended_at__isnull=True).first(),
     }
     return render(request, "scorekeeper/night_start.html", context)
-
-
-@require_POST
-@login_required
-def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
-    """The group page's "Same table as last time": the night starts at once, or the
-    start page says why not, with everything still to pick."""
-    group = member_group(request, group_id)
-    try:
-        same = start_same_table(group=group, started_by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-        return redirect("night_start", group_id=group.pk)
-    for name in same.missing:
-        messages.warning(
-            request,
-            _("%(name)s is no longer in the group, so the night started without them.")
-            % {"name": name},
-        )
-    return redirect("night_detail", night_id=same.night.pk)
 
 
 def _night_context(
