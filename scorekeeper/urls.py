@@ -4,6 +4,7 @@ from scorekeeper.converters import IdConverter
 from scorekeeper.views import (
     accounts,
     boards,
+    call_off,
     groups,
     nights,
     offline,
@@ -53,6 +54,7 @@ NIGHT_PAGES = [
     ("live/", nights.night_live, "night_live"),
     ("entry/", nights.entry_save, "entry_save"),
     ("end/", nights.night_end, "night_end"),
+    ("call-off/", call_off.night_call_off, "night_call_off"),
     ("rules/", rules.night_rules, "night_rules"),
     ("rounds/", rounds.night_rounds, "night_rounds"),
     ("rounds/<id:number>/edit/", rounds.round_edit, "round_edit"),

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,11 +71,13 @@ class GroupQuerySet(MemberQuerySet):
         :func:`nights_version`), in one query; None when it holds none."""
         groups = (
             self.order_by()
-            .annotate(count=Count("nights"), versions=Sum("nights__version"))
-            .values_list("count", "versions")
+            .annotate(
+                count=Count("nights"), versions=Sum("nights__version"), newest=Max("nights__pk")
+            )
+            .values_list("count", "versions", "newest")
         )
-        for count, versions in groups:
-            return nights_version(count, versions or 0)
+        for count, versions, newest in groups:
+            return nights_version(count, versions or 0, newest or 0)
         return None
 
 
@@ -144,14 +146,20 @@ class Group(models.Model):
     def nights_version(self) -> str:
         """The fingerprint of the group's nights (see :func:`nights_version`), read
         in one query: what the group page's poll compares."""
-        return Group.objects.filter(pk=self.pk).nights_version() or nights_version(0, 0)
+        return Group.objects.filter(pk=self.pk).nights_version() or nights_version(0, 0, 0)
 
 
-def nights_version(count: int, versions: int) -> str:
+def nights_version(count: int, versions: int, newest: int) -> str:
     """A fingerprint of a group's ``count`` nights whose versions add up to ``versions``
-    (``"3-57"``); it changes whenever a night starts, changes or ends. Nights are never
-    deleted and every write bumps its night's version, so neither number goes back."""
-    return f"{count}-{versions}"
+    and whose newest id is ``newest`` (``"3-57-12"``); it changes whenever a night
+    starts, changes, ends or is called off. Every write bumps its night's version and
+    ids are never used again, but a night called off (services/call_off.py) is deleted,
+    taking its version out of the sum and its id out of the newest: with the count alone
+    a night called off and another started would show the same numbers for different
+    nights. The three together never repeat for different nights: the newest id is back
+    where it was only once every newer night is gone, and then the same count means the
+    same older nights, whose versions only went up."""
+    return f"{count}-{versions}-{newest}"
 
 
 class Membership(models.Model):

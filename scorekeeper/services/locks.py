@@ -93,7 +93,9 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     if not connection.in_atomic_block:
         raise TransactionManagementError("A night is changed inside transaction.atomic.")
     lock_group(night.group_id)  # the lock order: the group first, then its night
-    locked = Night.objects.select_for_update().get(pk=night.pk)
+    locked = Night.objects.select_for_update().filter(pk=night.pk).first()
+    if locked is None:  # called off (services/call_off.py) since the page was loaded
+        raise Refused(_("This night was called off, so nothing was saved."))
     refusal = may(locked, by) if may is not None else ""
     if refusal:
         raise Refused(refusal)

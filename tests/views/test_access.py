@@ -110,6 +110,8 @@ def test_the_matrix_covers_every_group_page():
         "entry_save",
         "round_edit",
         "member_sign_in_code",
+        "night_same_table",
+        "night_call_off",
     } <= set(member_urls())
 
 
