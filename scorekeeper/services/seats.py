@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from scorekeeper.models import Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
-from scorekeeper.services.locks import at_table, night_change
+from scorekeeper.services.locks import at_table, in_group, night_change
 from scorekeeper.services.nights import check_guest_names
 from scorekeeper.table.button import at_or_after, next_dealer
 from scorekeeper.terms import game_name
@@ -26,70 +26,78 @@ def add_seat(
 ) -> Seat:
     """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
     with night_change(night, by=by, may=at_table) as night:
-        if night.is_over:
-            raise Refused(_("This night is over."))
-        round_ = night.open_round()
-        game = night.game_rules
-        number = round_.number if round_ is not None else 1
-        if round_ is not None and round_.entries.exists():
-            number += 1  # this hand is already being counted: dealt in from the next one
-        seated = night.playing_seats(number)
-        if len(seated) >= game.max_players:
-            raise Refused(
-                _("%(game)s takes at most %(count)d players.")
-                % {"game": game_name(game), "count": game.max_players}
-            )
-        # Someone coming back gets their own seat again: the same member, or the same guest.
-        if user is not None:
-            # The door holds the group's row as leave_group does: nobody is seated in
-            # the instant they leave the group.
-            if not night.group.has_member(user):
-                raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
-            name = user.name
-            earlier = night.seats.filter(user=user).first()
-            clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
-        else:
-            name = checked_name(guest_name)
-            check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
-            earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
-            clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
-        if clash:
-            raise Refused(
-                _("There is already a %(name)s tonight; add a letter to tell them apart.")
-                % {"name": name}
-            )
-        if user is None and earlier is None:
-            # A new guest only: a guest coming back keeps the seat (and name) they had
-            # tonight, even if a member of that name has joined since.
-            check_guest_names(night.group, [name])
-        if earlier is not None and earlier.last_round is None:
-            raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
-        if earlier is not None and number != (round_.number if round_ is not None else 1):
-            raise Refused(
-                _("%(name)s can come back between hands, once round %(number)d goes through.")
-                % {"name": earlier.name, "number": round_.number}
-            )
-        positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
-        position = max(1, min(position, max(positions, default=0) + 1))
-        if earlier is not None:
-            earlier.position = 0  # out of the way while the others make room
-            earlier.save(update_fields=["position"])
-        # Make room clockwise, from the end, so the unique positions never collide.
-        for seat in night.seats.filter(position__gte=position).order_by("-position"):
-            seat.position += 1
-            seat.save(update_fields=["position"])
-        if earlier is not None:
-            # Back after leaving: the same seat, so tonight's results stay in one place.
-            earlier.position = position
-            earlier.first_round = number
-            earlier.last_round = None
-            earlier.save(update_fields=["position", "first_round", "last_round"])
-            seat = earlier
-        else:
-            seat = Seat.objects.create(
-                night=night, position=position, user=user, name=name, first_round=number
-            )
-        return seat
+        return _seat(night, user=user, guest_name=guest_name, position=position)
+
+
+@transaction.atomic
+def deal_me_in(*, night: Night, user: User) -> Seat:
+    """A member of the group who is not seated takes the last seat from the next hand,
+    with one tap from the night page: any member now may, as they may follow the night."""
+    with night_change(night, by=user, may=in_group) as night:
+        return _seat(night, user=user, guest_name="", position=night.seats.count() + 1)
+
+
+def _seat(night: Night, *, user: User | None, guest_name: str, position: int) -> Seat:
+    """The seat of :func:`add_seat` and :func:`deal_me_in`, at the locked ``night``."""
+    if night.is_over:
+        raise Refused(_("This night is over."))
+    round_ = night.open_round()
+    game = night.game_rules
+    # The open round's hand is on the table (dealt, being played or counted), even
+    # before anyone enters a total: a new seat is dealt in from the next one.
+    number = round_.number + 1 if round_ is not None else 1
+    seated = night.playing_seats(number)
+    if len(seated) >= game.max_players:
+        raise Refused(
+            _("%(game)s takes at most %(count)d players.")
+            % {"game": game_name(game), "count": game.max_players}
+        )
+    # Someone coming back gets their own seat again: the same member, or the same guest.
+    if user is not None:
+        # The door holds the group's row as leave_group does: nobody is seated in
+        # the instant they leave the group.
+        if not night.group.has_member(user):
+            raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
+        name = user.name
+        earlier = night.seats.filter(user=user).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
+    else:
+        name = checked_name(guest_name)
+        check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
+        earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
+        clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
+    if clash:
+        raise Refused(
+            _("There is already a %(name)s tonight; add a letter to tell them apart.")
+            % {"name": name}
+        )
+    if user is None and earlier is None:
+        # A new guest only: a guest coming back keeps the seat (and name) they had
+        # tonight, even if a member of that name has joined since.
+        check_guest_names(night.group, [name])
+    if earlier is not None and earlier.last_round is None:
+        raise Refused(_("%(name)s already has a seat tonight.") % {"name": earlier.name})
+    positions = [seat.position for seat in night.seats.exclude(pk=getattr(earlier, "pk", None))]
+    position = max(1, min(position, max(positions, default=0) + 1))
+    if earlier is not None:
+        earlier.position = 0  # out of the way while the others make room
+        earlier.save(update_fields=["position"])
+    # Make room clockwise, from the end, so the unique positions never collide.
+    for seat in night.seats.filter(position__gte=position).order_by("-position"):
+        seat.position += 1
+        seat.save(update_fields=["position"])
+    if earlier is not None:
+        # Back after leaving: the same seat, so tonight's results stay in one place.
+        earlier.position = position
+        earlier.first_round = number
+        earlier.last_round = None
+        earlier.save(update_fields=["position", "first_round", "last_round"])
+        seat = earlier
+    else:
+        seat = Seat.objects.create(
+            night=night, position=position, user=user, name=name, first_round=number
+        )
+    return seat
 
 
 @transaction.atomic

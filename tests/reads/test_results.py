@@ -5,7 +5,7 @@ import pytest
 from scorekeeper.models import User
 from scorekeeper.reads.results import night_chart
 from scorekeeper.services.seats import add_seat, leave_seat
-from tests.helpers import play, seats_of
+from tests.helpers import enter, play, seats_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +29,7 @@ def test_a_guest_sitting_in_between_two_players_changes_nobody_elses_colour(make
     # Dana sits down between Anna and Bram: Bram and Chris move one place round the table.
     add_seat(night=night, by=User.objects.get(name="Anna"), guest_name="Dana", position=2)
     assert [seat.name for seat in night.seats.all()] == ["Anna", "Dana", "Bram", "Chris"]
+    play(night, {"Anna": 1, "Bram": -1, "Chris": 0})  # the hand on the table: Dana plays the next
     play(night, {"Anna": 1, "Dana": 2, "Bram": -1, "Chris": -2})
     after = colours(chart_of(night))
 
@@ -46,6 +47,9 @@ def test_someone_leaving_and_coming_back_keeps_their_colour_and_the_others_their
     play(night, {"Anna": 2, "Chris": -1, "Gus": -1})
     while_away = chart_of(night)
     add_seat(night=night, by=anna, user=User.objects.get(name="Bram"), position=1)
+    # Round 3 was dealt without him (Gus's total typed by Anna, Bram now sitting first).
+    for name, points in (("Anna", 1), ("Chris", -1), ("Gus", 0)):
+        enter(night, name, points, by="Anna")
     play(night, {"Anna": 1, "Bram": 4, "Chris": -2, "Gus": -3})
     back = chart_of(night)
 
@@ -60,16 +64,18 @@ def test_someone_leaving_and_coming_back_keeps_their_colour_and_the_others_their
 def test_a_late_arrivals_line_starts_at_the_round_they_sat_down(make_night):
     night = play(make_night(), {"Anna": 5, "Bram": -2, "Chris": -3})
     add_seat(night=night, by=User.objects.get(name="Anna"), guest_name="Dana", position=4)
+    play(night, {"Anna": 1, "Bram": -1, "Chris": 0})  # round 2 was dealt without her
     play(night, *[{"Anna": 1, "Bram": 1, "Chris": -4, "Dana": 2}] * 2)
 
     chart = chart_of(night)
 
     (_, anna), (_, dana) = chart["Anna"], chart["Dana"]
     zero_y = anna[0][1]
-    # Dana sat down for round 2: her line starts at 0 after round 1, not at round 0.
-    assert dana[0] == (anna[1][0], zero_y)
-    assert [x for x, _ in dana] == [x for x, _ in anna[1:]]
-    assert dana[1][1] < zero_y  # +2 after round 2, higher up the chart
+    # Dana sat down during round 2, dealt in from round 3: her line starts at 0 after
+    # round 2, not at round 0.
+    assert dana[0] == (anna[2][0], zero_y)
+    assert [x for x, _ in dana] == [x for x, _ in anna[2:]]
+    assert dana[1][1] < zero_y  # +2 after round 3, higher up the chart
 
 
 def test_someone_dealt_in_from_the_next_round_has_no_line_yet(make_night):

@@ -212,6 +212,7 @@ def played_group(make_night) -> Group:
             undo_last_round(night=night, by=anna)
             _fix_cards(night)
             add_seat(night=night, by=anna, guest_name="Dee", position=1)
+            play(night, {"Anna": 1, "Bram": -1, "Chris": 0})  # the hand on the table, without Dee
             _card_round(rng, night, game_id)
         players = night.playing_seats(open_round(night).number)
         totals = [rng.randint(-5, 5) for _ in players[1:]]

@@ -51,8 +51,10 @@ def test_a_player_who_left_can_come_back_to_the_same_seat(make_night):
     leave_seat(night=night, seat=chris, by=anna)
     play_round(night, {"Anna": 2, "Bram": -2})
     back = add_seat(night=night, by=anna, user=chris.user, position=2)
-    assert back.pk == chris.pk and back.last_round is None and back.first_round == 3
+    # Round 3 is on the table already: Chris is dealt in from round 4 (issue 32).
+    assert back.pk == chris.pk and back.last_round is None and back.first_round == 4
     assert [s.name for s in night.seats.order_by("position")] == ["Anna", "Chris", "Bram"]
+    play_round(night, {"Anna": 1, "Bram": -1})
     play_round(night, {"Anna": 3, "Chris": -1, "Bram": -2})
     assert Entry.objects.filter(seat=chris).count() == 2
     with pytest.raises(Refused, match="already has a seat"):
