@@ -62,13 +62,19 @@ def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
         )
     }
     paid: dict[int, int] = defaultdict(int)
-    # Payments are marked on finished nights only: a round saved tonight reads none.
+    # Payments are marked on finished nights, and while a night runs only for a seat
+    # that left (its seat has a last round, or a first round after 1 once it came
+    # back): a round saved on a night nobody left reads none.
     finished = {seat.night_id for seat in seats if seat.night.ended_at is not None}
-    if finished:
-        marks = tables.payment.objects.filter(night_id__in=finished)
+    marked = finished | {
+        seat.night_id for seat in seats if seat.last_round is not None or seat.first_round > 1
+    }
+    if marked:
+        marks = tables.payment.objects.filter(night_id__in=marked)
         for payer, payee, cents in marks.values_list("payer_id", "payee_id", "cents"):
             paid[payer] += cents
             paid[payee] -= cents
+    if finished:
         parts = tables.tab_part.objects.filter(seat__night_id__in=finished)
         for seat_id, cents in parts.values_list("seat_id", "cents"):
             paid[seat_id] += cents

@@ -22,21 +22,31 @@ from scorekeeper.models.owed import (
     owed_in,
 )
 from scorekeeper.models.payments import TabPart, TabPayment
-from scorekeeper.models.settlements import PAID_ACROSS, payment_lines
+from scorekeeper.models.settlements import PAID_ACROSS, payment_lines, same_money_question
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import in_group, member_of, night_change, nights_change
 
 
 @transaction.atomic
-def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: User) -> Payment:
+def mark_paid(
+    *,
+    night: Night,
+    payer: Seat,
+    payee: Seat,
+    cents: int,
+    marked_by: User,
+    another_payment: bool = False,
+) -> Payment:
     """Record that ``payer`` paid ``payee`` ``cents``; marking it twice changes nothing.
 
-    Only a payment of the night's current settlement can be marked, and only
-    once the night is over: before that the amounts can still change.
+    Only a payment of the night's current settlement can be marked, and only once the
+    night is over (before that the amounts can still change), except a payment that
+    squares someone who left: their result is final, so they can pay before they go.
+    When the two have a payment across nights since the night ended that went to other
+    nights, the mark may be that same money again: it is refused with the question
+    until ``another_payment`` says it is another payment.
     """
     with night_change(night, by=marked_by, may=in_group) as night:
-        if not night.is_over:
-            raise Refused(_("Payments can be marked once the night is over."))
         line = next(
             (
                 line
@@ -45,13 +55,19 @@ def mark_paid(*, night: Night, payer: Seat, payee: Seat, cents: int, marked_by: 
             ),
             None,
         )
+        if not night.is_over and (line is None or line.leaver is None):
+            raise Refused(_("Payments can be marked once the night is over."))
         if line is None:
             raise Refused(
                 _("That payment is not in the settlement any more. Check the new amounts.")
             )
+        if line.is_paid:
+            return line.marked  # type: ignore[return-value]
         if line.across:
             # A payment across nights squared some of it: a mark would count that twice.
             raise Refused(PAID_ACROSS % {"amount": money(line.across, night.currency)})
+        if line.elsewhere and not another_payment:
+            raise Refused(" ".join(same_money_question(line, night.currency)))
         payment, _created = Payment.objects.get_or_create(
             night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
         )

@@ -54,6 +54,58 @@ def settle(balances: Mapping[K, int]) -> list[tuple[K, K, int]]:
     return payments
 
 
+def square_leaver(balances: Mapping[K, int], leaver: K) -> list[tuple[K, K, int]]:
+    """Return ``(payer, payee, cents)`` payments that square ``leaver`` against the
+    table as it stands when they leave, so they can pay (or be paid) before they go.
+
+    The rule: the fewest payments against the current standings. A leaver who lost
+    pays the players who are up, largest balance first; one who won is paid by the
+    players who are down, largest debt first. Each of the others gives or takes at
+    most their own balance, so nobody is asked to pay more than they are down or
+    receives more than they are up, and the leaver's whole balance goes in as few
+    payments as it can (taking the largest first needs the fewest). Ties go by the
+    keys' rank, as in :func:`settle`. Only the leaver's money moves: what the others
+    still owe each other waits for the end of the night, when they settle among
+    themselves in the fewest payments with these payments counted.
+
+    It is fair because it changes nobody's result: whoever takes the leaver's money
+    now has it counted against their balance at the end, so each player still ends
+    the night exactly at their own result; the rule only chooses who hands over the
+    cash tonight, and the fewest hands is the least fuss for someone with their coat
+    on. Proportional shares would give each winner a part of it and make a small
+    payment to everyone instead of one or two.
+
+    ``balances`` are whole cents (the table's money at the leaver's last round);
+    they need not sum to zero. Should the others not hold enough to cover the
+    leaver's balance, the payments cover what they hold.
+
+    >>> square_leaver({"bram": -500, "anna": 800, "cora": 200, "dan": -500}, "bram")
+    [('bram', 'anna', 500)]
+    >>> square_leaver({"bram": -900, "anna": 800, "cora": 200, "dan": -100}, "bram")
+    [('bram', 'anna', 800), ('bram', 'cora', 100)]
+    >>> square_leaver({"bram": 300, "anna": -200, "cora": -200, "dan": 100}, "bram")
+    [('anna', 'bram', 200), ('cora', 'bram', 100)]
+    >>> square_leaver({"bram": 0, "anna": 5, "cora": -5}, "bram")
+    []
+    """
+    _check_cents(balances)
+    left = balances[leaver]
+    sign = 1 if left < 0 else -1  # the others who take from (or give to) the leaver
+    others = sorted(
+        (key for key, cents in balances.items() if key != leaver and sign * cents > 0),
+        key=lambda key: (-sign * balances[key], _tie_key(key)),
+    )
+    payments: list[tuple[K, K, int]] = []
+    owed = abs(left)
+    for other in others:
+        if not owed:
+            break
+        cents = min(owed, sign * balances[other])
+        payments.append((leaver, other, cents) if left < 0 else (other, leaver, cents))
+        owed -= cents
+    return payments
+
+
 @dataclass(frozen=True)
 class CappedBalances(Generic[K]):
     """Balances after a loss cap, and who gave up how much.
@@ -161,13 +213,17 @@ def night_money(
 
 
 def _check_balances(balances: Mapping[K, int]) -> None:
+    _check_cents(balances)
+    total = sum(balances.values())
+    if total:
+        raise ValueError(f"balances must sum to zero, but they sum to {total} cents")
+
+
+def _check_cents(balances: Mapping[K, int]) -> None:
     for key, cents in balances.items():
         # bool is an int subclass, but True cents is always a bug upstream.
         if isinstance(cents, bool) or not isinstance(cents, int):
             raise TypeError(f"the balance of {key!r} must be whole cents, not {cents!r}")
-    total = sum(balances.values())
-    if total:
-        raise ValueError(f"balances must sum to zero, but they sum to {total} cents")
 
 
 def _tie_key(key: Hashable) -> tuple[int, int, str, str, str]:
