@@ -1,19 +1,69 @@
-"""The next night in one tap: the same table as last time, through start_night."""
+"""The next night like the last: "Who's here tonight?" offers last time's table, and
+the night starts with those ticked, through start_night."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scorekeeper.models import Group, Night, Round, User
+from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.ofc import PRESETS, Game
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, start_night
+from scorekeeper.terms import game_name
+
+
+@dataclass(frozen=True)
+class Chair:
+    """One person "Who's here tonight?" offers: ``key`` is what the form ticks
+    (``seat-<id>`` for a seat of last time, ``member-<id>`` for a member who did not
+    play then)."""
+
+    key: str
+    name: str
+    user: User | None
+    position: int | None = None  # last time's seat, clockwise; None for "Also here?"
+    left_early: bool = False  # left the table before last time's end
+
+    def request(self) -> SeatRequest:
+        return SeatRequest(user=self.user) if self.user else SeatRequest(guest_name=self.name)
+
+
+@dataclass(frozen=True)
+class LastTable:
+    """What the group's last finished night leaves for the next one."""
+
+    night: Night
+    players: list[Chair]  # who sat last time and may sit again, in their seats
+    others: list[Chair]  # members now who did not play last time
+    missing: list[str]  # members of last time who are no longer in the group
+    stopped_at: int  # the seat position of last time's last dealer (0: no round)
+
+    @property
+    def game(self) -> Game:
+        return PRESETS[self.night.game].with_house_rules(self.night.rules)
+
+    def first_dealer(self, sitting: list[Chair]) -> int:
+        """The index in ``sitting`` of who deals first: the seat after last time's
+        dealer, clockwise, among last time's players who sit down again (the first of
+        them when none sits after; the first seat when none of them is here)."""
+        again = [index for index, chair in enumerate(sitting) if chair.position is not None]
+        later = [index for index in again if sitting[index].position > self.stopped_at]
+        return (later or again or [0])[0]
+
+    @property
+    def dealer(self) -> Chair | None:
+        """Who deals first when everyone of last time sits down again."""
+        return self.players[self.first_dealer(self.players)] if self.players else None
 
 
 @dataclass(frozen=True)
 class SameTable:
     night: Night
     missing: list[str]  # members of last time who are no longer in the group
+    left_out: list[str]  # last time's players left unticked tonight
 
 
 def last_night(group: Group) -> Night | None:
@@ -21,46 +71,86 @@ def last_night(group: Group) -> Night | None:
     return group.nights.filter(ended_at__isnull=False).order_by("-started_at", "-pk").first()
 
 
-@transaction.atomic
-def start_same_table(*, group: Group, started_by: User) -> SameTable:
-    """Start a night like the group's last finished one: its players still at the table
-    at the end, in the same seats (members who left the group since are left out, and
-    named), the button one seat on from where it stopped, and that night's game, point
-    value, loss cap and house rules. Refused in words when there is no night to copy or
-    too few players are left; start_night's own refusals stand."""
+def last_table(group: Group) -> LastTable:
+    """Last time's table as "Who's here tonight?" offers it; refused in words when no
+    night has finished yet."""
     last = last_night(group)
     if last is None:
         raise Refused(_("No night has finished yet, so there is no last table to copy."))
-    current = set(group.memberships.current().values_list("user_id", flat=True))
-    seated = [seat for seat in last.seats.select_related("user") if seat.last_round is None]
+    members = [membership.user for membership in group.current_memberships()]
+    current = {user.pk for user in members}
+    seats: list[Seat] = list(last.seats.select_related("user").order_by("position"))
     stopped = (
         Round.objects.filter(night=last, recorded_at__isnull=False).order_by("-number").first()
         or Round.objects.filter(night=last).order_by("-number").first()
     )
-    kept = [seat for seat in seated if seat.user_id is None or seat.user_id in current]
-    missing = [seat.name for seat in seated if seat not in kept]
-    if len(kept) < 2:
-        raise Refused(
-            _(
-                "Too few players of last time are still in the group: "
-                "start the night on the start page."
-            )
+    players = [
+        Chair(
+            key=f"seat-{seat.pk}",
+            name=seat.name,
+            user=seat.user,
+            position=seat.position,
+            left_early=seat.last_round is not None,
         )
-    # The seat after the last dealer, clockwise, among those sitting down again.
-    after = stopped.dealer.position if stopped else 0
-    later = [index for index, seat in enumerate(kept) if seat.position > after]
-    first_dealer = later[0] if later else 0
+        for seat in seats
+        if seat.user_id is None or seat.user_id in current
+    ]
+    sat = {seat.user_id for seat in seats}
+    return LastTable(
+        night=last,
+        players=players,
+        others=[
+            Chair(key=f"member-{user.pk}", name=user.name, user=user)
+            for user in members
+            if user.pk not in sat
+        ],
+        missing=[seat.name for seat in seats if seat.user_id and seat.user_id not in current],
+        stopped_at=stopped.dealer.position if stopped else 0,
+    )
+
+
+@transaction.atomic
+def start_same_table(*, group: Group, started_by: User, here: Collection[str]) -> SameTable:
+    """Start a night like the group's last finished one with those ticked ``here``
+    (keys of :func:`last_table`'s chairs): last time's players in their seats, then
+    the members added, the button one seat on from where it stopped
+    (:meth:`LastTable.first_dealer`), and that night's game, point value, loss cap and
+    house rules. Refused in words, with nothing started, for fewer than two players,
+    more than the game seats, or someone no longer offered; start_night's own
+    refusals stand."""
+    table = last_table(group)
+    chairs = {chair.key: chair for chair in table.players + table.others}
+    unknown = [key for key in here if key not in chairs]
+    if unknown:
+        raise Refused(
+            _("Someone ticked is no longer in the group. Reload the page and tick again.")
+        )
+    sitting = [chair for chair in table.players + table.others if chair.key in here]
+    game = table.game
+    if len(sitting) < 2:
+        raise Refused(_("Tick at least two players to start the night."))
+    if len(sitting) > game.max_players:
+        raise Refused(
+            ngettext(
+                "%(game)s seats at most %(most)d player: untick someone.",
+                "%(game)s seats at most %(most)d players: untick someone.",
+                game.max_players,
+            )
+            % {"game": game_name(game), "most": game.max_players}
+        )
+    last = table.night
     night = start_night(
         group=group,
         started_by=started_by,
         game_id=last.game,
         rules=dict(last.rules),
         point_cents=last.point_cents,
-        seats=[
-            SeatRequest(user=seat.user) if seat.user_id else SeatRequest(guest_name=seat.name)
-            for seat in kept
-        ],
-        first_dealer=first_dealer,
+        seats=[chair.request() for chair in sitting],
+        first_dealer=table.first_dealer(sitting),
         loss_cap_cents=last.loss_cap_cents,
     )
-    return SameTable(night=night, missing=missing)
+    return SameTable(
+        night=night,
+        missing=table.missing,
+        left_out=[chair.name for chair in table.players if chair.key not in here],
+    )

@@ -1,32 +1,66 @@
-"""The group page's "Same table as last time"."""
+"""The group page's "Same table as last time": "Who's here tonight?", then the night."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
+from scorekeeper.forms.same_table import WhoIsHereForm
+from scorekeeper.i18n import language
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.same_table import start_same_table
+from scorekeeper.services.same_table import last_table, start_same_table
+from scorekeeper.table.formatting import names
 from scorekeeper.views.access import AuthenticatedRequest, member_group
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
-    """The group page's "Same table as last time": the night starts at once, or the
-    start page says why not, with everything still to pick."""
+    """GET: last time's players ticked in their seats, the button where it will start,
+    the game and the stake, and the members who did not play then. POST: the night
+    starts with those ticked, and says who was left out; a refusal is said on the page
+    with the ticks kept. With no finished night, or one still running, the start page
+    says why."""
     group = member_group(request, group_id)
     try:
-        same = start_same_table(group=group, started_by=request.user)
+        table = last_table(group)
     except Refused as error:
         messages.error(request, str(error))
         return redirect("night_start", group_id=group.pk)
-    for name in same.missing:
-        messages.warning(
-            request,
-            _("%(name)s is no longer in the group, so the night started without them.")
-            % {"name": name},
-        )
-    return redirect("night_detail", night_id=same.night.pk)
+    form = WhoIsHereForm(request.POST or None, table=table)
+    if request.method == "POST" and form.is_valid():
+        try:
+            same = start_same_table(
+                group=group, started_by=request.user, here=form.cleaned_data["here"]
+            )
+        except Refused as error:
+            if not group.nights.running().exists():
+                form.add_error(None, str(error))
+            else:  # the start page, where a second table can be ticked
+                messages.error(request, str(error))
+                return redirect("night_start", group_id=group.pk)
+        else:
+            for name in same.missing:
+                messages.warning(
+                    request,
+                    _("%(name)s is no longer in the group, so the night started without them.")
+                    % {"name": name},
+                )
+            if same.left_out:
+                messages.info(
+                    request,
+                    _("Started without %(names)s.") % {"names": names(same.left_out, language())},
+                )
+            return redirect("night_detail", night_id=same.night.pk)
+    ticked = form.ticked()
+    context = {
+        "group": group,
+        "table": table,
+        "form": form,
+        "players": [(chair, chair.key in ticked) for chair in table.players],
+        "others": [(chair, chair.key in ticked) for chair in table.others],
+        "dealer": table.dealer,
+    }
+    return render(request, "scorekeeper/same_table.html", context)

@@ -1,16 +1,46 @@
-"""The next night in one tap, and the draw for seats on the start page."""
+"""The next night like the last ("Who's here tonight?"), and the draw for seats on the
+start page."""
 
+import html
 import re
 
 from django.urls import reverse
 
 from scorekeeper.models import Group, Night, SeatDraw, User
 from scorekeeper.services.groups import leave_group
+from scorekeeper.services.seats import leave_seat
 from tests.helpers import finish, make_group, play, play_round
 
 
-def same_table(client, group: Group):
-    return client.post(reverse("night_same_table", args=[group.pk]), follow=True)
+def ticked_on(page: str) -> dict[str, str]:
+    """The boxes "Who's here tonight?" ticks: the name beside each, by its value."""
+    boxes = re.findall(
+        r'<input type="checkbox" name="here" value="([^"]+)" checked>.*?'
+        r'<span class="who">([^<]+)',
+        page,
+        re.S,
+    )
+    return {html.unescape(name).strip(): value for value, name in boxes}
+
+
+def text_of(page) -> str:
+    """The words a person reads on ``page``, tags left out."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.content.decode())).split())
+
+
+def same_table(client, group: Group, *, untick: tuple[str, ...] = (), tick: tuple = ()):
+    """Open "Who's here tonight?" from the group page's button, untick or tick people
+    by name, and start the night."""
+    url = reverse("night_same_table", args=[group.pk])
+    page = client.get(url, follow=True)
+    if page.redirect_chain:  # refused before the screen: nothing to tick
+        return page
+    body = page.content.decode()
+    here = [value for name, value in ticked_on(body).items() if name not in untick]
+    for name in tick:
+        (value,) = re.findall(rf'value="([^"]+)">\s*<span class="who">{name}<', body)
+        here.append(value)
+    return client.post(url, {"here": here}, follow=True)
 
 
 def four_at_the_table(make_night) -> Night:
@@ -105,6 +135,82 @@ def test_the_group_page_offers_it_only_after_a_night_and_while_none_runs(make_ni
     page = client.get(url).content.decode()
     assert 'data-testid="same-table"' in page and "Anna, Bram, and Chris" in page
     assert reverse("night_start", args=[night.group_id]) in page  # the full start page too
+
+
+def bram_left_early(make_night) -> Night:
+    """Anna, Bram, Chris and the guest Gus, Anna dealing first; Bram left after round 2
+    and the night went on to round 3, whose dealer was Chris (seat 3). Eve is a member
+    who did not play."""
+    group = make_group(members=("Anna", "Bram", "Chris", "Eve"))
+    night = make_night(("Anna", "Bram", "Chris"), group=group, guests=("Gus",))
+    play_round(night, {"Anna": 2, "Bram": -1, "Chris": -1, "Gus": 0})
+    play_round(night, {"Anna": 2, "Bram": -1, "Chris": -1, "Gus": 0})
+    bram = night.seats.get(name="Bram")
+    leave_seat(night=night, seat=bram, by=bram.user)
+    play_round(night, {"Anna": 2, "Chris": -1, "Gus": -1})
+    assert night.rounds.get(number=3).dealer.name == "Chris"
+    return finish(night)
+
+
+def test_who_is_here_shows_last_times_table_ticked_with_the_button_and_the_early_leaver(
+    make_night, login
+):
+    last = bram_left_early(make_night)
+    page = login("Anna").get(reverse("night_same_table", args=[last.group_id]))
+    body = page.content.decode()
+    text = text_of(page)
+
+    assert "Who's here tonight?" in text
+    # Everyone of last time, in their seats, ticked; Bram too, flagged.
+    assert list(ticked_on(body)) == ["Anna", "Bram", "Chris", "Gus"]
+    (last_time,) = re.findall(r'data-testid="last-time">(.*?)</fieldset>', body, re.S)
+    assert re.findall(r'class="seat-no" aria-hidden="true">(\d)<', last_time) == list("1234")
+    labels = re.findall(r"<label.*?</label>", last_time, re.S)
+    (early,) = [label for label in labels if 'data-testid="left-early"' in label]
+    assert '<span class="who">Bram</span>' in early and "checked" in early
+    assert text.count("left early last time") == 1
+    # Chris dealt the last hand: the button starts one seat on, with the guest Gus.
+    (button,) = re.findall(r'<span class="who">(\w+) <span class="dealer-mark"', body)
+    assert button == "Gus"
+    assert "The button moves one seat on from last time: Gus deals first." in text
+    # The game and the stake; Eve, who did not play, is offered unticked.
+    assert "OFC Standard · €0.10/pt" in text
+    (also,) = re.findall(r'data-testid="also-here">(.*?)</fieldset>', body, re.S)
+    assert "Eve" in also and "checked" not in also
+
+
+def test_unticked_players_are_left_out_by_name_and_a_member_can_be_added(make_night, login):
+    last = bram_left_early(make_night)
+    page = same_table(login("Chris"), last.group, untick=("Bram", "Gus"), tick=("Eve",))
+
+    night = Night.objects.exclude(pk=last.pk).get()
+    assert page.redirect_chain[-1][0] == reverse("night_detail", args=[night.pk])
+    assert [seat.name for seat in night.seats.order_by("position")] == ["Anna", "Chris", "Eve"]
+    # Gus, next after Chris, is not here: the button goes round to Anna.
+    assert night.rounds.get().dealer.name == "Anna"
+    assert "Started without Bram and Gus." in text_of(page)
+
+
+def test_too_few_ticked_is_refused_on_the_page_with_the_ticks_kept(make_night, login):
+    last = bram_left_early(make_night)
+    page = same_table(login("Anna"), last.group, untick=("Bram", "Chris", "Gus"))
+    assert page.redirect_chain == []
+    assert "Tick at least two players to start the night." in text_of(page)
+    assert list(ticked_on(page.content.decode())) == ["Anna"]
+    assert Night.objects.count() == 1
+
+
+def test_more_than_the_game_seats_is_refused_in_words(make_night, login):
+    group = make_group(members=("Anna", "Bram", "Chris", "Dora"))
+    last = finish(
+        play(
+            make_night(("Anna", "Bram", "Chris"), group=group, game="pineapple"),
+            {"Anna": 1, "Bram": -1, "Chris": 0},
+        )
+    )
+    page = same_table(login("Anna"), last.group, tick=("Dora",))
+    assert "Pineapple seats at most 3 players: untick someone." in text_of(page)
+    assert Night.objects.count() == 1
 
 
 # --- the draw for seats ------------------------------------------------------------
