@@ -119,7 +119,8 @@ class Phone:
 
 class NamedFiles(HTMLParser):
     """The addresses a page asks the browser to load: scripts, style sheets, icons,
-    the manifest, images, and the service worker it registers."""
+    the manifest, images, the icon sprite its ``<use href>`` draw from, and the service
+    worker it registers."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -129,7 +130,7 @@ class NamedFiles(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
-        wanted = {"script": ["src"], "img": ["src"], "source": ["src"]}
+        wanted = {"script": ["src"], "img": ["src"], "source": ["src"], "use": ["href"]}
         if tag == "link" and set((named.get("rel") or "").split()) & self.LOADED_LINKS:
             wanted["link"] = ["href"]  # not a link to another page (rel="alternate")
         for attribute in [*wanted.get(tag, []), "data-service-worker"]:
@@ -140,7 +141,8 @@ class NamedFiles(HTMLParser):
 def files_named_by(html: bytes) -> set[str]:
     parser = NamedFiles()
     parser.feed(html.decode())
-    return {url for url in parser.found if not url.startswith("data:")}
+    # An icon is a fragment of the sprite: the browser loads the file without it.
+    return {url.split("#", 1)[0] for url in parser.found if not url.startswith(("data:", "#"))}
 
 
 def run(*command: str, env: dict[str, str]) -> str:

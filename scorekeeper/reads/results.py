@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext, ngettext
 
-from scorekeeper.i18n import listed
+from scorekeeper.i18n import listed, money
 from scorekeeper.models import Night, Seat
+from scorekeeper.models.accounts import User
 from scorekeeper.models.settlements import (
     AcrossPayment,
     PaymentLine,
     Played,
     SeatResult,
     played_rounds,
+    same_money_question,
     settlement,
 )
 from scorekeeper.table.chart import Chart, ChartSeries, running_totals
@@ -124,3 +126,91 @@ def night_results(night: Night) -> NightResults:
         chart=_chart(played),
         across=across,
     )
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    """A payment line as one phone reads it: in words, from the reader's side."""
+
+    line: PaymentLine
+    side: str  # "payer" or "payee" when the reader is that side, else ""
+    words: str  # "You pay Anna €31.00", "Cora pays you €31.00", "Anna pays Cora €5.10"
+    may_mark: bool  # "Mark paid" is offered: the night is over, or it squares a leaver
+    questions: list[str]  # asked before a mark that may be a payment across nights again
+
+
+@dataclass(frozen=True)
+class Leaver:
+    seat: Seat
+    words: str  # "Bram left after round 6: their result is final."
+    lines: list[ReadLine]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A settlement's lines for one reader: who left first (while the night runs), then
+    the reader's own lines, then everyone else's."""
+
+    leavers: list[Leaver]
+    mine: list[ReadLine]
+    others: list[ReadLine]
+
+
+def line_words(line: PaymentLine, side: str, currency: str) -> str:
+    amount = money(line.cents, currency)
+    if side == "payer":
+        return gettext("You pay %(payee)s %(amount)s") % {
+            "payee": line.payee.name,
+            "amount": amount,
+        }
+    if side == "payee":
+        return gettext("%(payer)s pays you %(amount)s") % {
+            "payer": line.payer.name,
+            "amount": amount,
+        }
+    return gettext("%(payer)s pays %(payee)s %(amount)s") % {
+        "payer": line.payer.name,
+        "payee": line.payee.name,
+        "amount": amount,
+    }
+
+
+def reading(results: NightResults, reader: User) -> Reading:
+    """The settlement's lines as ``reader``'s phone shows them (no queries)."""
+    night = results.night
+
+    def read(line: PaymentLine) -> ReadLine:
+        side = (
+            "payer"
+            if line.payer.user_id == reader.pk
+            else "payee"
+            if line.payee.user_id == reader.pk
+            else ""
+        )
+        return ReadLine(
+            line=line,
+            side=side,
+            words=line_words(line, side, night.currency),
+            may_mark=night.is_over or line.leaver is not None,
+            questions=same_money_question(line, night.currency),
+        )
+
+    # While the night runs, each seat that left, with the payments that square them.
+    leavers: dict[int, Leaver] = {}
+    for player in results.players:
+        seat = player.seat
+        if not night.is_over and seat.last_round is not None:
+            words = gettext("%(name)s left after round %(number)d: their result is final.")
+            leavers[seat.pk] = Leaver(
+                seat=seat, words=words % {"name": seat.name, "number": seat.last_round}, lines=[]
+            )
+    mine, others = [], []
+    for line in results.payments:
+        read_line = read(line)
+        if line.leaver is not None and line.leaver.pk in leavers:
+            leavers[line.leaver.pk].lines.append(read_line)
+        elif read_line.side:
+            mine.append(read_line)
+        else:
+            others.append(read_line)
+    return Reading(leavers=list(leavers.values()), mine=mine, others=others)

@@ -9,15 +9,15 @@ word as any template does.
 The SVG has a ``viewBox`` and no fixed size, so it scales to the width of its
 container (a phone is about 360 px wide). It carries no colours of its own:
 everything is drawn in ``currentColor`` and each player's lines sit in a
-``<g class="series series-N">`` (N = 0..7, cycling; by default a series' place
-in the list, or its own ``colour`` so a player keeps theirs however the table
-changes), so the page's stylesheet picks the colours for its light and dark
-themes, for example::
+``<g class="series player-N">`` (N = 1..8, cycling: the player's colour from
+:mod:`scorekeeper.table.colours`, the same as on the rest of the page, or by
+default a series' place in the list), so the page's stylesheet picks the colours
+for its light and dark themes, for example::
 
     .ofc-chart { width: 100%; height: auto; color: var(--text); }
-    .ofc-chart .series-0 { color: var(--series-0); }
+    .player-1 { color: var(--player-1); }
     ...
-    .ofc-chart .series-7 { color: var(--series-7); }
+    .player-8 { color: var(--player-8); }
 
 Without that stylesheet every line is drawn in the text colour, which is
 still readable. No ``style`` attributes are used, so a strict
@@ -34,10 +34,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scorekeeper.table.colours import COLOURS, colour_class
 from scorekeeper.table.formatting import signed
 
-#: Distinct ``series-N`` classes before they repeat.
-SERIES_CLASSES = 8
+#: Distinct ``player-N`` classes before they repeat.
+SERIES_CLASSES = COLOURS
 
 _FONT_SIZE = 11
 # Average advance of a character of an 11 px system sans-serif font; only used
@@ -63,9 +64,9 @@ class ChartSeries:
     A series may end before the night does (a player who left): its line stops
     where its points do.
 
-    ``colour`` picks the ``series-N`` class (modulo the number of classes);
-    without it a series takes its place in the list, which changes when the
-    list does.
+    ``colour`` is the player's colour number (1 and up, cycling past the number of
+    ``player-N`` classes: :func:`scorekeeper.table.colours.player_colours`); without
+    it a series takes its place in the list, which changes when the list does.
 
     >>> ChartSeries("Anna", [3, -1, 12]).points
     (3, -1, 12)
@@ -84,8 +85,8 @@ class ChartSeries:
         object.__setattr__(self, "points", tuple(self.points))
         if self.start < 0:
             raise ValueError(f"{self.name!r} cannot start before round 0, got {self.start}")
-        if self.colour is not None and self.colour < 0:
-            raise ValueError(f"{self.name!r} has a negative colour, {self.colour}")
+        if self.colour is not None and self.colour < 1:
+            raise ValueError(f"{self.name!r}'s colour is numbered from 1, got {self.colour}")
 
     @property
     def end(self) -> int:
@@ -120,7 +121,8 @@ class Text:
 
 @dataclass(frozen=True)
 class Line:
-    """One player's line: its ``series-N`` class number (``colour``), its ``title``
+    """One player's line: its colour number (``colour``, 1..8, drawn as the class
+    ``player-N``: :attr:`css_class`), its ``title``
     (name and total in full), its points in pixels from where it starts to where it
     ends in a dot, and its label beside the chart, with a leader back to the dot when
     the label had to move or the line stops early."""
@@ -137,10 +139,19 @@ class Line:
         return self.points[-1]
 
     @property
+    def css_class(self) -> str:
+        """The class that gives the line its player's colour.
+
+        >>> Line(3, "Cora −2", ((0, 0),), Text(6, 4, "Cora −2"), None).css_class
+        'player-3'
+        """
+        return colour_class(self.colour)
+
+    @property
     def coordinates(self) -> str:
         """The points as SVG's ``points`` attribute lists them: ``"10,20 30,40"``.
 
-        >>> Line(0, "Anna +4", ((10, 20), (30, 40)), Text(36, 44, "Anna +4"), None).coordinates
+        >>> Line(1, "Anna +4", ((10, 20), (30, 40)), Text(36, 44, "Anna +4"), None).coordinates
         '10,20 30,40'
         """
         return " ".join(f"{x},{y}" for x, y in self.points)
@@ -206,7 +217,7 @@ def running_totals(
     >>> chart.name, chart.width
     ('After 2 rounds: Anna +42 and Ben −42', 360)
     >>> [(line.colour, line.label.text, len(line.points)) for line in chart.lines]
-    [(0, 'Anna +42', 3), (1, 'Ben −42', 3)]
+    [(1, 'Anna +42', 3), (2, 'Ben −42', 3)]
     >>> anna, ben = chart.lines
     >>> anna.points[0] == ben.points[0]  # both start at 0 before round 1
     True
@@ -281,10 +292,10 @@ def running_totals(
         )
         # A leader only when the label had to move or the line stops early.
         moved = abs(label_y - end_y) > 1 or end_x < plot_right
-        colour = index if line.colour is None else line.colour
+        colour = index + 1 if line.colour is None else line.colour
         lines.append(
             Line(
-                colour=colour % SERIES_CLASSES,
+                colour=(colour - 1) % SERIES_CLASSES + 1,
                 title=_text(f"{line.name} {format_total(line.total)}"),
                 # The last point is the line's end, where its dot is.
                 points=tuple((_n(x_at(number)), _n(y_at(value))) for number, value in drawn),

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def chart_of(night):
     """``{name: (colour class, [(x, y), ...])}`` from the night's chart."""
     return {
-        line.title.rsplit(" ", 1)[0]: (f"series-{line.colour}", list(line.points))
+        line.title.rsplit(" ", 1)[0]: (line.css_class, list(line.points))
         for line in night_chart(night).lines
     }
 
@@ -33,8 +33,8 @@ def test_a_guest_sitting_in_between_two_players_changes_nobody_elses_colour(make
     play(night, {"Anna": 1, "Dana": 2, "Bram": -1, "Chris": -2})
     after = colours(chart_of(night))
 
-    assert before == {"Anna": "series-0", "Bram": "series-1", "Chris": "series-2"}
-    assert after == {**before, "Dana": "series-3"}
+    assert before == {"Anna": "player-1", "Bram": "player-2", "Chris": "player-3"}
+    assert after == {**before, "Dana": "player-4"}
 
 
 def test_someone_leaving_and_coming_back_keeps_their_colour_and_the_others_theirs(make_night):

@@ -84,13 +84,13 @@ def test_one_polyline_per_player_from_round_zero_to_their_last_round():
 
 
 def test_each_player_gets_their_own_colour_class():
-    assert [line.colour for line in chart(NIGHT, rounds=3).lines] == [0, 1, 2]
+    assert [line.colour for line in chart(NIGHT, rounds=3).lines] == [1, 2, 3]
 
 
 def test_colour_classes_repeat_after_eight_players():
     night = [ChartSeries(f"P{i}", [i]) for i in range(10)]
 
-    assert [line.colour for line in chart(night, rounds=1).lines][-2:] == [0, 1]
+    assert [line.colour for line in chart(night, rounds=1).lines][-2:] == [1, 2]
 
 
 def test_labels_show_name_and_signed_final_total():
@@ -247,28 +247,28 @@ def test_every_coordinate_stays_inside_the_view_box(players):
 
 
 def colours(drawn: Chart) -> dict[str, int]:
-    """Each player's ``series-N`` class number, by the name in their line's title."""
+    """Each player's colour number (class ``player-N``), by the name in their line's title."""
     return {line.title.rsplit(" ", 1)[0]: line.colour for line in drawn.lines}
 
 
 def test_a_series_keeps_its_own_colour_whatever_its_place_in_the_list():
-    before = [ChartSeries("Anna", [5], colour=0), ChartSeries("Bram", [-5], colour=1)]
+    before = [ChartSeries("Anna", [5], colour=1), ChartSeries("Bram", [-5], colour=2)]
     # Dana sits in between Anna and Bram: Bram moves down the list, not his colour.
     after = [
-        ChartSeries("Anna", [5, 9], colour=0),
-        ChartSeries("Dana", [-2], start=1, colour=2),
-        ChartSeries("Bram", [-5, -7], colour=1),
+        ChartSeries("Anna", [5, 9], colour=1),
+        ChartSeries("Dana", [-2], start=1, colour=3),
+        ChartSeries("Bram", [-5, -7], colour=2),
     ]
 
     first = colours(chart(before, rounds=1))
     second = colours(chart(after, rounds=2))
 
-    assert first == {"Anna": 0, "Bram": 1}
-    assert second == {"Anna": 0, "Bram": 1, "Dana": 2}
+    assert first == {"Anna": 1, "Bram": 2}
+    assert second == {"Anna": 1, "Bram": 2, "Dana": 3}
 
 
 def test_own_colours_also_cycle_after_eight():
-    assert colours(chart([ChartSeries("Ivy", [1], colour=9)], rounds=1)) == {"Ivy": 1}
+    assert colours(chart([ChartSeries("Ivy", [1], colour=10)], rounds=1)) == {"Ivy": 2}
 
 
 def test_a_late_arrivals_line_starts_at_zero_where_they_sat_down():

@@ -61,7 +61,7 @@ def test_each_line_is_drawn_in_its_colour_class_in_current_color():
     chart = night_chart(NIGHT, 3)
     groups = series_groups(svg_of(chart))
 
-    assert [group.get("class") for group in groups] == ["series series-0", "series series-1"]
+    assert [group.get("class") for group in groups] == ["series player-1", "series player-2"]
     for group, line in zip(groups, chart.lines, strict=True):
         polyline = group.find(f"{SVG}polyline")
         assert polyline.get("stroke") == "currentColor"

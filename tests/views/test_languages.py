@@ -35,7 +35,9 @@ def test_the_first_visit_follows_the_phones_language(db, header, lang, words):
     assert words in response.content.decode()
 
 
-def test_every_page_has_a_switcher_that_remembers_the_language_in_a_cookie(db):
+def test_the_front_page_has_a_switcher_that_remembers_the_language_in_a_cookie(db):
+    # The phone's language comes first; the switcher is at the foot of the front page
+    # (and on the account page), not on every page.
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     page = client.get(reverse("login")).content.decode()
     assert 'data-testid="languages"' in page
@@ -44,7 +46,21 @@ def test_every_page_has_a_switcher_that_remembers_the_language_in_a_cookie(db):
     assert response.status_code == 302 and response.url == "/rules/"
     assert response.cookies[LANGUAGE_COOKIE].value == "nl"
     assert lang_of(client.get(reverse("rules"))) == "nl"
-    assert "Hoe OFC wordt geteld" in client.get(reverse("rules")).content.decode()
+    rules = client.get(reverse("rules")).content.decode()
+    assert "Hoe OFC wordt geteld" in rules
+    assert 'data-testid="languages"' not in rules
+
+
+def test_the_account_page_has_the_switcher_in_a_language_section_of_its_own(make_night, login):
+    make_night()
+    client = login("Anna")
+    page = client.get(reverse("account")).content.decode()
+    section = page.split('<section id="language"', 1)[1].split("</section>", 1)[0]
+    assert 'data-testid="languages"' in section and 'value="/account/"' in section
+    assert 'aria-current="true">English<' in section
+    response = client.post(reverse("language"), {"language": "de", "next": "/account/"})
+    assert response.url == "/account/"
+    assert 'aria-current="true">Deutsch<' in client.get(reverse("account")).content.decode()
 
 
 def test_a_logged_in_persons_language_is_kept_on_their_account(make_night, login):
