@@ -62,6 +62,7 @@ NIGHT_PAGES = [
     ("rounds/<id:number>/cards/<id:seat_id>/live/", boards.board_live, "board_live"),
     ("undo/", rounds.round_undo, "round_undo"),
     ("seats/add/", seats.seat_add, "seat_add"),
+    ("seats/deal-me-in/", seats.seat_deal_me_in, "seat_deal_me_in"),
     ("seats/<id:seat_id>/leave/", seats.seat_leave, "seat_leave"),
     ("settle/", results.night_settle, "night_settle"),
     ("settle/live/", results.night_settle_live, "night_settle_live"),

@@ -4,13 +4,14 @@ number of queries however many rounds have been played."""
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
-from scorekeeper.i18n import difference
-from scorekeeper.models import Entry, Night, Round, Seat, User, player_board
+from scorekeeper.i18n import difference, listed
+from scorekeeper.models import Entry, Night, Round, RoundEdit, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
 from scorekeeper.reads.results import night_chart
 from scorekeeper.table.chart import Chart
+from scorekeeper.table.formatting import signed
 from scorekeeper.terms import foul_reason
 
 
@@ -24,6 +25,7 @@ class SeatLine:
     is_dealer: bool = False
     board: PlayerResult | None = None  # the seat's cards on their own, if it set them
     money_cents: int = 0  # what the total is worth, after the night's loss cap
+    change: int | None = None  # what the last round that went through gave the seat
 
 
 @dataclass
@@ -168,6 +170,8 @@ class NightPage:
     enterable: set[int]  # the other seats whose total they may enter or change
     at_table: bool  # may change the table itself (services check it too)
     chart: Chart | None  # None before the first round goes through
+    news: "News"  # what happened since the last round went through, and the button
+    seated: bool  # has a seat tonight (maybe from the next hand), not left
 
     @property
     def to_enter_for(self) -> list[SeatLine]:
@@ -193,9 +197,159 @@ class NightPage:
         return initial
 
 
+@dataclass(frozen=True)
+class Moment:
+    """One thing that happened at the table since the last round went through, as
+    every phone says it at the top of the night page: read from what the database
+    keeps anyway (the round's ``recorded_at``, a :class:`RoundEdit`, a seat's first
+    or last round), never stored twice. ``key`` tells the same moment on the next
+    poll (the phone hides those its owner has seen); ``by_id`` is whoever made it
+    happen, when known, so their own phone does not buzz for it."""
+
+    key: str
+    kind: str  # "round", "fix", "undo", "seat" or "leave"
+    text: str
+    by_id: int | None = None
+
+
+@dataclass(frozen=True)
+class News:
+    moments: list[Moment]
+    button: str  # why the button stays where it is this hand, in words, or ""
+
+
+def _round_moment(round_: Round, entries: list[Entry], seats: dict[int, Seat]) -> Moment:
+    results = " · ".join(
+        f"{seats[entry.seat_id].name} {signed(entry.points)}"
+        for entry in sorted(entries, key=lambda entry: seats[entry.seat_id].position)
+    )
+    last = max(entries, key=lambda entry: entry.updated_at, default=None)
+    text = gettext("Round %(number)d went through · %(results)s") % {
+        "number": round_.number,
+        "results": results,
+    }
+    stamp = round_.recorded_at.timestamp() if round_.recorded_at else 0
+    return Moment(f"round-{round_.number}-{stamp:.6f}", "round", text, last and last.entered_by_id)
+
+
+def _edit_moment(edit: RoundEdit) -> Moment:
+    number = edit.round.number
+    name = edit.edited_by.name if edit.edited_by is not None else ""
+    if edit.kind == RoundEdit.Kind.UNDO:
+        if name:
+            text = gettext("%(name)s undid round %(number)d.") % {"name": name, "number": number}
+        else:
+            text = gettext("Round %(number)d was undone.") % {"number": number}
+        return Moment(f"edit-{edit.pk}", "undo", text, edit.edited_by_id)
+    changes = listed(
+        f"{seat} {signed(before)} → {signed(after)}" for seat, before, after in edit.changes
+    )
+    values = {"name": name, "number": number, "changes": changes}
+    if name:
+        text = gettext("%(name)s fixed round %(number)d: %(changes)s.") % values
+    else:
+        text = gettext("Round %(number)d was fixed: %(changes)s.") % values
+    return Moment(f"edit-{edit.pk}", "fix", text, edit.edited_by_id)
+
+
+def _seat_moments(state: NightState) -> list[Moment]:
+    """Who sat down for the next hand, or left, while the open round is played."""
+    if state.round is None:
+        return []
+    number = state.round.number
+    moments = []
+    for line in sorted(state.seats, key=lambda line: line.seat.position):
+        seat = line.seat
+        if seat.last_round is not None and seat.last_round == number - 1:
+            text = gettext("%(name)s left after round %(number)d.") % {
+                "name": seat.name,
+                "number": seat.last_round,
+            }
+            moments.append(Moment(f"seat-{seat.pk}-left-{seat.last_round}", "leave", text))
+        elif seat.first_round > 1 and seat.first_round >= number and seat.last_round is None:
+            text = gettext("%(name)s plays from round %(number)d.") % {
+                "name": seat.name,
+                "number": seat.first_round,
+            }
+            moment = Moment(f"seat-{seat.pk}-from-{seat.first_round}", "seat", text, seat.user_id)
+            moments.append(moment)
+    return moments
+
+
+def _cards(count: int) -> str:
+    return ngettext("%(count)d card", "%(count)d cards", count) % {"count": count}
+
+
+def _button_words(state: NightState, previous: Round | None) -> str:
+    """Why the button stays with this hand's dealer, when it stayed: read from the
+    rounds themselves (the dealer the button rule gave each, table/button.py), never
+    worked out again here."""
+    round_ = state.round
+    if round_ is None or previous is None or previous.dealer_id != round_.dealer_id:
+        return ""
+    dealer = round_.dealer.name
+    playing = state.in_fantasyland
+    if playing:
+        counts = {line.fantasyland.cards for line in playing}
+        if len(counts) == 1:
+            return ngettext(
+                "The button stays with %(dealer)s: %(names)s plays Fantasyland (%(cards)s).",
+                "The button stays with %(dealer)s: %(names)s play Fantasyland (%(cards)s).",
+                len(playing),
+            ) % {
+                "dealer": dealer,
+                "names": listed(line.seat.name for line in playing),
+                "cards": _cards(counts.pop()),
+            }
+        players = listed(
+            gettext("%(name)s (%(cards)s)")
+            % {"name": line.seat.name, "cards": _cards(line.fantasyland.cards)}
+            for line in playing
+        )
+        return gettext("The button stays with %(dealer)s: %(players)s play Fantasyland.") % {
+            "dealer": dealer,
+            "players": players,
+        }
+    if previous.fantasyland and state.game.hold_button:
+        return gettext("The button stays with %(dealer)s for one hand after Fantasyland.") % {
+            "dealer": dealer
+        }
+    return ""
+
+
+def night_news(night: Night, state: NightState) -> News:
+    """What happened at the table since the last round went through (that round's
+    results first), and why the button stays: three queries, however long the night."""
+    if night.is_over:
+        return News([], "")
+    seats = {line.seat.pk: line.seat for line in state.seats}
+    last = (
+        night.rounds.filter(recorded_at__isnull=False)
+        .select_related("dealer")
+        .order_by("-number")
+        .first()
+    )
+    moments = []
+    edits = RoundEdit.objects.filter(round__night=night).select_related("round", "edited_by")
+    if last is not None:
+        entries = list(last.entries.all())
+        moments.append(_round_moment(last, entries, seats))
+        changes = {entry.seat_id: entry.points for entry in entries}
+        for line in state.seats:
+            line.change = changes.get(line.seat.pk)
+        edits = edits.filter(edited_at__gt=last.recorded_at)
+    moments += [_edit_moment(edit) for edit in edits.order_by("edited_at", "pk")]
+    moments += _seat_moments(state)
+    previous = last if last is not None and state.round is not None else None
+    if previous is not None and previous.number != state.round.number - 1:
+        previous = None  # the round before this one was undone: no button to speak of
+    return News(moments, _button_words(state, previous))
+
+
 def night_page(night: Night, user: User, *, for_seat: int | None = None) -> NightPage:
     """What ``user`` sees of ``night``; ``for_seat`` picks another seat's total to enter."""
     state = night_state(night)
+    news = night_news(night, state)
     mine = state.line_for_user(user)
     target = mine
     if for_seat is not None:
@@ -207,6 +361,10 @@ def night_page(night: Night, user: User, *, for_seat: int | None = None) -> Nigh
         enterable=state.enterable_by(user),
         at_table=night.is_at_table(user, [line.seat for line in state.seats]),
         chart=night_chart(night),
+        news=news,
+        seated=any(
+            line.seat.user_id == user.pk and line.seat.last_round is None for line in state.seats
+        ),
     )
 
 

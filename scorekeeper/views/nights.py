@@ -1,6 +1,7 @@
 """A night at the table: starting it, the page every phone keeps open, its poll,
 a seat's total, and the end of the night."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -29,7 +30,6 @@ from scorekeeper.views.access import (
     member_night,
 )
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
-from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
@@ -112,6 +112,17 @@ def _night_context(
         "at_table": page.at_table,
         "chart": page.chart,
         "entry_form": entry_form,
+        "news": page.news.moments,
+        "button_words": page.news.button,
+        "seated": page.seated,
+        "dealt_from": next(
+            (
+                line.seat.first_round
+                for line in page.state.seats
+                if line.seat.user_id == user.pk and line.seat.last_round is None
+            ),
+            None,
+        ),
     }
 
 
@@ -198,10 +209,12 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def night_end(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    """The night ends and the phone lands on its settlement: who pays whom."""
     night = member_night(request, night_id)
-    change_and_say(
-        request,
-        lambda: end_night(night=night, by=request.user),
-        _("The night is over. Here are the final standings."),
-    )
-    return redirect("night_detail", night_id=night.pk)
+    try:
+        end_night(night=night, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+        return redirect("night_detail", night_id=night.pk)
+    messages.success(request, _("The night is over. Here is who pays whom."))
+    return redirect("night_settle", night_id=night.pk)

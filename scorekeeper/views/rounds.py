@@ -6,9 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.forms.nights import EditRoundForm
+from scorekeeper.i18n import difference
 from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
@@ -70,8 +72,58 @@ def round_edit(request: AuthenticatedRequest, night_id: int, number: int) -> Htt
     return render(
         request,
         "scorekeeper/round_edit.html",
-        {"night": night, "round": round_, "form": form, "edits": edits, "refusal": refusal},
+        {
+            "night": night,
+            "round": round_,
+            "form": form,
+            "edits": edits,
+            "refusal": refusal,
+            "sum_now": _sum_words(_typed_sum(form)),
+            "sum_words": _sum_templates(),
+        },
     )
+
+
+def _typed_sum(form: EditRoundForm) -> int:
+    """What the totals on the page add up to (those that are whole numbers)."""
+    total = 0
+    for field in form.visible_fields():
+        value = str(field.value() if field.value() is not None else "").strip()
+        value = value.replace("\u2212", "-").replace("+", "")
+        try:
+            total += int(value)
+        except ValueError:
+            continue
+    return total
+
+
+def _sum_words(total: int) -> str:
+    if total == 0:
+        return _("The totals add up to zero.")
+    said = difference(total)
+    return said[:1].upper() + said[1:]
+
+
+def _sum_templates() -> dict[str, str]:
+    """The sum's words for sum.js to fill in as totals are typed ({count} for the
+    number), from the same messages the server says them with."""
+    marker = "%(count)d"
+
+    def forms(one: str, other: str) -> tuple[str, str]:
+        return (
+            ngettext(one, other, 1).replace(marker, "{count}"),
+            ngettext(one, other, 2).replace(marker, "{count}"),
+        )
+
+    many = forms("%(count)d point too many", "%(count)d points too many")
+    few = forms("%(count)d point too few", "%(count)d points too few")
+    return {
+        "zero": _("The totals add up to zero."),
+        "many_one": many[0],
+        "many_other": many[1],
+        "few_one": few[0],
+        "few_other": few[1],
+    }
 
 
 @require_POST

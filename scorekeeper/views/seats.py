@@ -11,7 +11,7 @@ from scorekeeper.forms.nights import AddSeatForm
 from scorekeeper.models import User
 from scorekeeper.models.groups import MembershipQuerySet
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.seats import add_seat, leave_seat
+from scorekeeper.services.seats import add_seat, deal_me_in, leave_seat
 from scorekeeper.views.access import AuthenticatedRequest, member_night
 from scorekeeper.views.outcomes import change_and_say
 
@@ -44,7 +44,8 @@ def seat_add(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("%(name)s is seated and plays from the next hand dealt.") % {"name": seat.name},
+                _("%(name)s is seated and plays from round %(number)d.")
+                % {"name": seat.name, "number": seat.first_round},
             )
             return redirect("night_detail", night_id=night.pk)
     return render(request, "scorekeeper/seat_add.html", {"night": night, "form": form})
@@ -60,4 +61,21 @@ def seat_leave(request: AuthenticatedRequest, night_id: int, seat_id: int) -> Ht
         lambda: leave_seat(night=night, seat=seat, by=request.user),
         _("%(name)s has left the table; their results stay.") % {"name": seat.name},
     )
+    return redirect("night_detail", night_id=night.pk)
+
+
+@require_POST
+@login_required
+def seat_deal_me_in(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
+    """A member following a running night takes a seat from the next hand, one tap."""
+    night = member_night(request, night_id)
+    try:
+        seat = deal_me_in(night=night, user=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("You are dealt in from round %(number)d.") % {"number": seat.first_round},
+        )
     return redirect("night_detail", night_id=night.pk)

@@ -25,12 +25,21 @@
     const status = selector
       ? [...document.querySelectorAll(selector)].map((el) => clean(el.textContent)).filter(Boolean).join(" ")
       : "";
-    return { played: Number(area.dataset.roundsPlayed || 0), lines, status };
+    // The table's moments (#news, swapped with the area): what each says, by its key.
+    const moments = {};
+    for (const moment of document.querySelectorAll("#news [data-moment]")) {
+      moments[moment.dataset.moment] = clean(moment.textContent);
+    }
+    return { played: Number(area.dataset.roundsPlayed || 0), lines, status, moments };
   }
 
   function news(before, after, area) {
     const parts = [];
-    if (after.played > before.played && area.dataset.sayThrough) {
+    const fresh = Object.keys(after.moments).filter((key) => !(key in before.moments));
+    if (fresh.length) {
+      // "Round 5 went through · Anna +6 · …", "Anna fixed round 2: …": the words every phone shows.
+      for (const key of fresh) parts.push(after.moments[key]);
+    } else if (after.played > before.played && area.dataset.sayThrough) {
       parts.push(area.dataset.sayThrough);
     } else if (after.played === before.played) {
       const saved = (document.getElementById("announce") || { dataset: {} }).dataset.saySaved;

@@ -307,7 +307,8 @@ def test_the_poll_takes_the_form_away_from_a_player_who_left(client, login, make
     )
     body = response.content.decode()
     assert 'id="entry-form" hx-swap-oob="true"' in body
-    assert "You are not seated in this round" in body
+    assert "You are not in this round." in body
+    assert "Deal me in from the next hand" in body  # he may come back (issue 32)
     assert 'id="actions" hx-swap-oob="true"' in body
     assert "End the night" not in body
 
