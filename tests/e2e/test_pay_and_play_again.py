@@ -1,4 +1,4 @@
-"""From "who pays whom" to paid in one scan, and the next night in one tap: Bram
+"""From "who pays whom" to paid in one scan, and the next night in two taps: Bram
 scans the bank code on his settlement line, marks it paid, Anna's phone sees it, and
 the next week the same table starts with the button one seat on."""
 
@@ -54,12 +54,15 @@ def test_scan_pay_mark_paid_and_the_same_table_next_week(make_night, log_in_phon
     # Anna's phone, left open on the settlement, shows it paid at its next poll.
     expect(anna.locator("[data-testid=payments] li.paid")).to_contain_text("Paid, marked by Bram")
 
-    # Next week: the same table in one tap, the button one seat on from where it stopped.
+    # Next week: the same table, everyone ticked on "Who's here tonight?", the button
+    # one seat on from where it stopped.
     stopped = night.rounds.filter(recorded_at__isnull=False).order_by("-number")[0].dealer
     seats = list(night.seats.order_by("position"))
     next_dealer = seats[seats.index(stopped) + 1 if stopped != seats[-1] else 0]
     anna.goto(f"/groups/{night.group_id}/")
-    anna.get_by_role("button", name="Same table as last time").click()
+    anna.get_by_role("link", name="Same table as last time").click()
+    expect(anna.get_by_role("heading", name="Who's here tonight?")).to_be_visible()
+    anna.get_by_role("button", name="Start the night").click()
     expect(anna.get_by_test_id("dealer")).to_have_text(next_dealer.name)
     expect(anna.get_by_text("Round 1").first).to_be_visible()
     tonight = Night.objects.exclude(pk=night.pk).get()
