@@ -19,6 +19,8 @@ class PaymentForm(forms.Form):
     payee = forms.ModelChoiceField(queryset=Seat.objects.none())
     # Its view says "could not be read" for anything the form refuses.
     cents = forms.IntegerField(min_value=1, max_value=MAX_MINOR_UNITS)
+    # Told that this is another payment, not one across nights the page asked about.
+    another_payment = forms.BooleanField(required=False)
 
     def __init__(self, *args, night: Night, **kwargs):
         super().__init__(*args, **kwargs)

@@ -25,7 +25,7 @@ from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
 from scorekeeper.reads.polls import settlement_now
 from scorekeeper.reads.records import player_record
-from scorekeeper.reads.results import night_results
+from scorekeeper.reads.results import night_results, reading
 from scorekeeper.reads.share import share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
@@ -45,7 +45,7 @@ from scorekeeper.views.polling import unchanged_poll
 @login_required
 def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
-    return render(request, "scorekeeper/settlement.html", _settlement(night))
+    return render(request, "scorekeeper/settlement.html", _settlement(night, request.user))
 
 
 @require_GET
@@ -55,12 +55,20 @@ def night_settle_live(request: AuthenticatedRequest, night_id: int) -> HttpRespo
     """The settlement's polled payments: redrawn once the night changed (a payment
     marked or taken back on another phone, a round while it runs), else 204."""
     night = member_night(request, night_id)
-    return render(request, "scorekeeper/settlement.html#payments-live", _settlement(night))
+    return render(
+        request, "scorekeeper/settlement.html#payments-live", _settlement(night, request.user)
+    )
 
 
-def _settlement(night: Night) -> dict:
+def _settlement(night: Night, reader: User) -> dict:
     results = night_results(night)
-    context = {"night": night, "group": night.group, "results": results}
+    context = {
+        "night": night,
+        "group": night.group,
+        "results": results,
+        # The reader's own lines first, in words; everyone else's below.
+        "reading": reading(results, reader),
+    }
     context |= night_pay_context(night)
     folded = folded_settlement(night) if night.group.settle_everything else None
     context["share_text"] = share_text(results, folded)
@@ -88,7 +96,12 @@ def payment_mark(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     cents = form.cleaned_data["cents"]
     try:
         payment_services.mark_paid(
-            night=night, payer=payer, payee=payee, cents=cents, marked_by=request.user
+            night=night,
+            payer=payer,
+            payee=payee,
+            cents=cents,
+            marked_by=request.user,
+            another_payment=form.cleaned_data["another_payment"],
         )
     except Refused as error:
         messages.error(request, str(error))

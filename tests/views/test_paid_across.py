@@ -1,6 +1,7 @@
 """A night's settlement next to the payments across nights: what they squared of it
 is shown, and never marked paid a second time (issue 22's "money recorded twice")."""
 
+from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Payment, User
@@ -48,8 +49,11 @@ def test_what_a_payment_across_nights_squared_is_shown_and_cannot_be_marked_agai
     assert "€0.50 of it squared this night." in body
     assert _marks_offered(page) == [("Bram", "Anna")]
     assert body.count(reverse("payment_mark", args=[first.pk])) == 1
-    # Nor is a bank code offered for what was paid across nights: only Bram's line has one.
-    assert body.count('data-testid="epc-qr"') == 1
+    # Nor is a bank code offered for what was paid across nights: on Anna's phone (the
+    # payee's, where the codes are) only Bram's line has one.
+    anna_page = Client()
+    anna_page.force_login(anna)
+    assert anna_page.get(settle_url(first)).content.decode().count('data-testid="epc-qr"') == 1
 
     refused = _mark(client, first, "Chris", "Anna", 60)
     assert "€0.50 of this was paid across nights already." in refused.content.decode()

@@ -80,17 +80,25 @@ def test_a_wrong_field_is_refused_in_words_and_nothing_is_saved(
 
 
 def test_a_payee_with_an_iban_gets_a_qr_code_copy_iban_and_the_masked_account(night, login):
+    # A phone cannot scan its own screen: the QR code is on the payee's phone, for the
+    # payer to scan; the payer's phone has "Copy IBAN" and the account, masked.
     anna_is_paid_by(holder="Anna de Vries", iban=IBAN)
     page = login("Bram").get(settle_url(night)).content.decode()
 
-    assert page.count('data-testid="epc-qr"') == 2  # Chris → Anna and Bram → Anna
+    assert 'data-testid="epc-qr"' not in page
     assert "NL•• •••• •••• •••• 4300" in page
-    assert page.count("Copy IBAN") == 2
-    # In full only inside the code and for the copy button.
+    assert page.count("Copy IBAN") == 1  # his own line to Anna; Chris → Anna is not his
+    # In full only for the copy button.
     copies = re.findall(r'<span id="(iban-\d)" class="copy-source"[^>]*>([^<]*)</span>', page)
-    assert copies == [("iban-1", COMPACT), ("iban-2", COMPACT)]
-    assert 'data-copy="#iban-1"' in page and 'data-copy="#iban-2"' in page
-    assert page.count("Mark paid") == 2  # still one tap on the same line
+    assert copies == [("iban-1", COMPACT)]
+    assert 'data-copy="#iban-1"' in page
+    assert page.count("Mark paid") == 2  # still one tap on the same line, on either line
+
+    page = login("Anna").get(settle_url(night)).content.decode()
+    assert page.count('data-testid="epc-qr"') == 2  # Chris → Anna and Bram → Anna
+    assert "Let Chris scan this with their bank app." in page
+    assert "Let Bram scan this with their bank app." in page
+    assert "Copy IBAN" not in page and COMPACT not in page.split("<svg", 1)[0]
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans", "de"])
@@ -147,7 +155,8 @@ def test_each_services_link_on_the_line_has_its_amount_where_it_takes_one(night,
         wise="https://wise.com/pay/me/annad12",
         link="https://pay.example.org/anna",
     )
-    page = html.unescape(login("Bram").get(settle_url(night)).content.decode())
+    # Chris pays Anna €1.20: his phone has her links, with the amount where they take it.
+    page = html.unescape(login("Chris").get(settle_url(night)).content.decode())
     for href in [
         "https://paypal.me/AnnaDV/1.20EUR",
         "https://revolut.me/annadv?amount=120&currency=EUR",
@@ -168,7 +177,8 @@ def test_a_paid_line_shows_no_ways_to_pay(night, login):
         reverse("payment_mark", args=[night.pk]),
         {"payer": seats["Bram"].pk, "payee": seats["Anna"].pk, "cents": 30},
     )
-    page = client.get(settle_url(night)).content.decode()
+    assert "Copy IBAN" not in client.get(settle_url(night)).content.decode()
+    page = login("Anna").get(settle_url(night)).content.decode()
     assert page.count('data-testid="epc-qr"') == 1  # only Chris → Anna is left
 
 

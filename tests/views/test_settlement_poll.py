@@ -38,7 +38,7 @@ def test_the_poll_answers_204_until_a_payment_is_marked_then_the_paid_lines(
     body = fragment.content.decode()
     assert fragment.status_code == 200
     assert body.lstrip().startswith('<div id="payments-live"') and "<html" not in body
-    assert "Paid, marked by Bram" in body
+    assert "Paid ✓" in body and "Marked by Bram." in body
     night.refresh_from_db()
     assert f"version={night.version}" in body  # the next poll asks from here
 
