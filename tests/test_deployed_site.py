@@ -222,6 +222,7 @@ def test_every_file_the_pages_and_the_service_worker_name_is_served_with_its_typ
         named |= {icon["src"]: url for icon in json.loads(manifest)["icons"]}
 
     assert "/service-worker.js" in named and "/manifest/en.webmanifest" in named
+    assert [url for url in named if "/ofcboard/icons." in url], "the icons' sprite"
     assert not [url for url in named if not url.startswith("/") or url.startswith("//")], (
         "every file comes from the table's own server"
     )
