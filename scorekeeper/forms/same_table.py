@@ -3,13 +3,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.services.same_table import LastTable
-
 
 class WhoIsHereForm(forms.Form):
-    """The ticked people, by the keys of :func:`~scorekeeper.services.same_table.last_table`'s
-    chairs; a key no longer offered (a member left the group since the page was made)
-    is refused in words."""
+    """The ticked people, by the keys of the chairs offered (``choices``: key and
+    name, as services/same_table.last_table makes them); ``ticked`` on a fresh page.
+    A key no longer offered (a member left the group since the page was made) is
+    refused in words."""
 
     here = forms.MultipleChoiceField(
         required=False,
@@ -21,14 +20,13 @@ class WhoIsHereForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, table: LastTable, **kwargs) -> None:
-        kwargs.setdefault("initial", {"here": [chair.key for chair in table.players]})
+    def __init__(self, *args, choices: list[tuple[str, str]], ticked: list[str], **kwargs) -> None:
+        kwargs.setdefault("initial", {"here": ticked})
         super().__init__(*args, **kwargs)
-        chairs = table.players + table.others
-        self.fields["here"].choices = [(chair.key, chair.name) for chair in chairs]
+        self.fields["here"].choices = choices
 
     def ticked(self) -> set[str]:
-        """The keys ticked, on a bound form (everyone of last time on a fresh page)."""
+        """The keys ticked, on a bound form (the ``ticked`` given on a fresh page)."""
         if self.is_bound:
             return set(self.data.getlist("here"))
         return set(self.initial["here"])

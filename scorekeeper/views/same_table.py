@@ -29,7 +29,11 @@ def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpRespon
     except Refused as error:
         messages.error(request, str(error))
         return redirect("night_start", group_id=group.pk)
-    form = WhoIsHereForm(request.POST or None, table=table)
+    form = WhoIsHereForm(
+        request.POST or None,
+        choices=[(chair.key, chair.name) for chair in table.players + table.others],
+        ticked=[chair.key for chair in table.players],
+    )
     if request.method == "POST" and form.is_valid():
         try:
             same = start_same_table(
