@@ -17,19 +17,16 @@ def test_end_the_night_settle_up_and_mark_a_payment_paid(make_night, log_in_phon
     expect(page.locator("#live svg.ofc-chart")).to_be_visible()
     expect(page.locator("#live svg.ofc-chart")).to_contain_text("Anna +15")
 
-    # Bram ends the night from his phone.
+    # Bram ends the night from his phone: it lands on the settlement.
     page.get_by_role("button", name="End the night").click()
-    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
-
-    # The settlement: who pays whom, with the chart, on one phone screen.
-    page.get_by_role("link", name="Settle").click()
     expect(page.get_by_role("heading", name="Who pays whom")).to_be_visible()
+
+    # The settlement: his own line first, in words, then the others, with the chart.
     payments = page.locator("[data-testid=payments] li")
     expect(payments).to_have_count(2)
-    expect(payments.nth(0)).to_contain_text("Chris → Anna")
-    expect(payments.nth(0)).to_contain_text("€1.20")
-    expect(payments.nth(1)).to_contain_text("Bram → Anna")
-    expect(payments.nth(1)).to_contain_text("€0.30")
+    expect(payments.nth(0)).to_contain_text("You pay Anna €0.30")
+    expect(payments.nth(1)).to_contain_text("Chris pays Anna €1.20")
+    expect(page.get_by_role("heading", name="The others")).to_be_visible()
     expect(page.locator("[data-testid=settlement] svg.ofc-chart")).to_be_visible()
     share = page.locator("#share-text").input_value()
     assert share.startswith("Friday OFC") and "Bram → Anna €0.30" in share
@@ -37,8 +34,11 @@ def test_end_the_night_settle_up_and_mark_a_payment_paid(make_night, log_in_phon
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Bram pays Anna and marks it.
-    payments.nth(1).get_by_role("button", name="Mark paid").click()
-    expect(page.locator("[data-testid=payments] li.paid")).to_contain_text("✓ Paid, marked by Bram")
+    payments.nth(0).get_by_role("button", name="Mark paid").click()
+    paid = page.locator("[data-testid=payments] li.paid")
+    expect(paid).to_contain_text("You pay Anna €0.30")
+    expect(paid).to_contain_text("Paid ✓")
+    expect(paid).to_contain_text("Marked by Bram.")
     payment = Payment.objects.get()
     assert (payment.payer.name, payment.payee.name, payment.cents) == ("Bram", "Anna", 30)
 

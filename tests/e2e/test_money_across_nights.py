@@ -18,7 +18,7 @@ def test_a_payment_left_unpaid_is_owed_on_the_group_page_until_marked_paid(db, l
     # Bram pays his 50 ct on night one's settlement; night two's €1.50 stays unpaid.
     page.goto(f"/nights/{first.pk}/settle/")
     page.get_by_role("button", name="Mark paid").click()
-    expect(page.locator("[data-testid=payments] li.paid")).to_contain_text("✓ Paid")
+    expect(page.locator("[data-testid=payments] li.paid")).to_contain_text("Paid ✓")
 
     # The group page: what is still owed, across both nights, in money.
     page.goto(f"/groups/{first.group_id}/")

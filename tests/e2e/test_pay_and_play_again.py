@@ -1,5 +1,5 @@
 """From "who pays whom" to paid in one scan, and the next night in two taps: Bram
-scans the bank code on his settlement line, marks it paid, Anna's phone sees it, and
+scans the bank code on Anna's phone, marks his line paid, Anna's phone sees it, and
 the next week the same table starts with the button one seat on."""
 
 from playwright.sync_api import expect
@@ -19,16 +19,16 @@ def test_scan_pay_mark_paid_and_the_same_table_next_week(make_night, log_in_phon
     anna = log_in_phone(User.objects.get(name="Anna"))
     bram.on("dialog", lambda dialog: dialog.accept())  # "End the night?"
 
-    # Bram ends the night and opens the settlement.
+    # Bram ends the night: it lands on the settlement. Anna opens it on her phone.
     bram.goto(f"/nights/{night.pk}/")
     bram.get_by_role("button", name="End the night").click()
-    expect(bram.get_by_role("heading", name="Final standings")).to_be_visible()
-    bram.get_by_role("link", name="Settle").click()
+    expect(bram.get_by_role("heading", name="Who pays whom")).to_be_visible()
     anna.goto(f"/nights/{night.pk}/settle/")
 
-    # His line to Anna carries the bank code: scanned, it is the transfer, field by field.
-    his = bram.locator("[data-testid=payments] li", has_text="Bram → Anna")
-    code = his.locator("[data-testid=epc-qr]")
+    # His line to Anna carries the bank code on her phone (his cannot scan itself):
+    # scanned, it is the transfer, field by field.
+    theirs = anna.locator("[data-testid=payments] li", has_text="Bram pays you €0.30")
+    code = theirs.locator("[data-testid=epc-qr]")
     expect(code).to_be_visible()
     (text,) = decode_png(code.screenshot())
     fields = text.split("\n")
@@ -43,16 +43,17 @@ def test_scan_pay_mark_paid_and_the_same_table_next_week(make_night, log_in_phon
         "EUR0.30",
     ]
     assert fields[8:10] == ["", ""] and fields[10].startswith("OFC ")
+    his = bram.locator("[data-testid=payments] li", has_text="You pay Anna €0.30")
     expect(his).to_contain_text("NL•• •••• •••• •••• 4300")
     expect(his.get_by_role("button", name="Copy IBAN")).to_be_visible()
     assert bram.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Paid in his bank app, he marks it on the same line.
     his.get_by_role("button", name="Mark paid").click()
-    expect(bram.locator("[data-testid=payments] li.paid")).to_contain_text("Bram → Anna")
+    expect(bram.locator("[data-testid=payments] li.paid")).to_contain_text("You pay Anna")
 
     # Anna's phone, left open on the settlement, shows it paid at its next poll.
-    expect(anna.locator("[data-testid=payments] li.paid")).to_contain_text("Paid, marked by Bram")
+    expect(anna.locator("[data-testid=payments] li.paid")).to_contain_text("Paid ✓")
 
     # Next week: the same table, everyone ticked on "Who's here tonight?", the button
     # one seat on from where it stopped.
