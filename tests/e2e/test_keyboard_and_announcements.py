@@ -168,7 +168,10 @@ def test_another_phones_total_is_said_in_words_and_focus_stays_on_the_saved_line
     screen = anna.context.new_page()
     screen.goto(reverse("night_screen", args=[night.pk]))
     enter(night, "Cora", -3)
-    expect(announce).to_have_text(re.compile(r"^Round 1 went through\."), timeout=4_000)
+    # The phone says the round's news in the words it shows (issue 32).
+    expect(announce).to_have_text(
+        re.compile(r"^Round 1 went through · Anna \+5 · Bram −2 · Cora −3\b"), timeout=4_000
+    )
     expect(screen.locator("#announce")).to_have_text(
         re.compile(r"^Round 1 went through\. Waiting for "), timeout=4_000
     )

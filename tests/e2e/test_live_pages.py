@@ -92,7 +92,8 @@ def test_a_night_started_on_one_phone_appears_on_the_group_page_of_another(
     # The night ends on Anna's phone: it moves to the finished nights on Bram's.
     anna.on("dialog", lambda dialog: dialog.accept())  # "End the night?"
     anna.get_by_role("button", name="End the night").click()
-    expect(anna.get_by_text("Night over")).to_be_visible()
+    # She lands on the settlement (issue 32), told the night is over.
+    expect(anna.get_by_text("The night is over. Here is who pays whom.")).to_be_visible()
     expect(banner).to_have_count(0)
     finished = bram.get_by_test_id("nights")
     expect(finished).to_contain_text("OFC Standard")
