@@ -49,6 +49,7 @@ OFFLINE_FILES = [
     "ofcboard/picker.js",
     "ofcboard/icon-192.png",
     "ofcboard/icon-512.png",
+    "ofcboard/icons.svg",
     "django_htmx/htmx-2.min.js",
     "django_htmx/django-htmx.js",
 ]

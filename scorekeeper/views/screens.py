@@ -13,6 +13,7 @@ from scorekeeper.models import Night
 from scorekeeper.reads.groups import link_qr
 from scorekeeper.reads.nights import night_state
 from scorekeeper.reads.polls import night_now, shared_night_now
+from scorekeeper.reads.results import night_chart
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
 from scorekeeper.views.groups import link_gone
@@ -20,9 +21,19 @@ from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
+def _screen_context(night: Night, live_url: str) -> dict:
+    """What the big screen shows, first and at every poll: the standings, who the round
+    waits for, and the night's chart in the players' colours."""
+    return {
+        "night": night,
+        "state": night_state(night),
+        "chart": night_chart(night),
+        "live_url": live_url,
+    }
+
+
 def _screen(request: HttpRequest, night: Night, live_url: str, template: str) -> HttpResponse:
-    context = {"night": night, "state": night_state(night), "live_url": live_url}
-    return render(request, template, context)
+    return render(request, template, _screen_context(night, live_url))
 
 
 @require_GET
@@ -30,10 +41,8 @@ def _screen(request: HttpRequest, night: Night, live_url: str, template: str) ->
 def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     context = {
-        "night": night,
+        **_screen_context(night, reverse("night_screen_live", args=[night.pk])),
         "group": night.group,
-        "state": night_state(night),
-        "live_url": reverse("night_screen_live", args=[night.pk]),
         "at_table": night.is_at_table(request.user),
     }
     if night.screen_token:
@@ -61,9 +70,7 @@ def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
     if night is None:
         return link_gone(request)
     context = {
-        "night": night,
-        "state": night_state(night),
-        "live_url": reverse("shared_screen_live", args=[token]),
+        **_screen_context(night, reverse("shared_screen_live", args=[token])),
         "shared": True,
     }
     return render(request, "scorekeeper/night_screen.html", context)
