@@ -2,14 +2,17 @@
 every step against a plain recomputation (issue 22).
 
 Each example plays nights at two stakes and in two currencies, with a loss cap or
-none, a guest, a member who leaves, marks on the nights' settlements, partial
+none, a guest, a member who leaves, a player who leaves a night early and may pay
+before going (issue 32), marks on the nights' settlements, partial
 payments across nights, payments taken back, fixes, and settle-everything switched on
 and off. After every step: the stored figures equal what the entries, the caps and
 the payments come to, worked out here without the app's code; per currency the
 unpaid money sums to zero; every settlement page and the group page render; a mark
-on a line that a payment across nights squared is refused, and one on an open line
-goes through once. At the end, paying every payment the group page shows leaves
-nothing owed.
+on a line that a payment across nights squared is refused, one on a line whose two
+players paid across nights since, to other nights, asks first and writes nothing
+(issue 32), and one on an open line goes through once; every settlement's lines
+square every seat, so nobody pays twice. At the end, paying every payment the group
+page shows leaves nothing owed.
 """
 
 from collections import defaultdict
@@ -34,12 +37,26 @@ from scorekeeper.services.payments import (
     unmark_paid,
 )
 from scorekeeper.services.rounds import edit_round
+from scorekeeper.services.seats import leave_seat
 from scorekeeper.table.people import person_key
 from scorekeeper.table.settlement import apply_loss_cap
 from tests.helpers import finish, log_in, make_group, make_night, play
 
 MEMBERS = ("Anna", "Bram", "Chris", "Dora")
-STEPS = ("night", "night", "mark", "pay", "pay", "undo", "unmark", "fix", "leave", "fold")
+STEPS = (
+    "night",
+    "night",
+    "mark",
+    "pay",
+    "pay",
+    "undo",
+    "unmark",
+    "fix",
+    "leave",
+    "fold",
+    "early",
+    "again",
+)
 
 
 def _zero_sum(data, players: list[str]) -> dict[str, int]:
@@ -85,6 +102,12 @@ class MoneyOverRandomGroups(TestCase):
         for night in group.nights.all():
             page = client.get(reverse("night_settle", args=[night.pk]))
             self.assertEqual(page.status_code, 200, night)
+            # The settlement's lines square every seat once: nobody pays twice.
+            squared = {seat.pk: seat.cents for seat in night.seats.all()}
+            for line in night_results(night).payments:
+                squared[line.payer.pk] += line.cents
+                squared[line.payee.pk] -= line.cents
+            self.assertEqual(set(squared.values()) - {0}, set(), night)
 
     @settings(
         max_examples=8,
@@ -125,6 +148,15 @@ class MoneyOverRandomGroups(TestCase):
                     if line.across:  # squared across nights: a mark would count it twice
                         with self.assertRaises(Refused):
                             mark_paid(night=night, marked_by=anna, **kwargs)
+                    elif line.elsewhere:
+                        # The two paid across nights since, and it went to other nights:
+                        # one tap may be that money again, so it asks and writes nothing.
+                        marks = Payment.objects.count()
+                        with self.assertRaisesRegex(Refused, "Is this the "):
+                            mark_paid(night=night, marked_by=anna, **kwargs)
+                        self.assertEqual(Payment.objects.count(), marks)
+                        if data.draw(st.booleans()):  # told it is another payment
+                            mark_paid(night=night, marked_by=anna, another_payment=True, **kwargs)
                     elif data.draw(st.booleans()):
                         mark_paid(night=night, marked_by=anna, **kwargs)
                         mark_paid(night=night, marked_by=anna, **kwargs)  # a double tap
@@ -171,6 +203,59 @@ class MoneyOverRandomGroups(TestCase):
                 if not running.exists():
                     leave_group(group=group, user=User.objects.get(name="Dora"))
                     members.remove("Dora")
+            elif step == "early":
+                # Someone leaves after the first round and may pay before going; the
+                # night goes on without them and ends.
+                players = [name for name in members if name != "Dora"][:3]
+                if len(players) < 3:
+                    continue
+                night = make_night(tuple(players), group=group, point_cents=10)
+                play(night, _zero_sum(data, players))
+                leaver = night.seats.get(name=data.draw(st.sampled_from(players)))
+                leave_seat(night=night, seat=leaver, by=anna)
+                for line in night_results(night).payments:
+                    if line.leaver is not None and data.draw(st.booleans()):
+                        mark_paid(
+                            night=night,
+                            payer=line.payer,
+                            payee=line.payee,
+                            cents=line.cents,
+                            marked_by=anna,
+                        )
+                self.check(group, client)
+                rest = [name for name in players if name != leaver.name]
+                finish(play(night, _zero_sum(data, rest)))
+            elif step == "again":
+                # Someone pays across nights what a night's open line owes; when it all
+                # goes to other nights (oldest first), one tap on that line may be the
+                # same money again: it asks and writes nothing. The newest night with
+                # such a line is taken: the payment goes to older ones first.
+                owed = owed_across_nights(group)
+                found = []
+                for night in reversed(finished):
+                    for line in night_results(night).payments:
+                        sides = (person_key(line.payer), person_key(line.payee), night.currency)
+                        if line.is_open and owed.find(*sides):
+                            found.append((night, line, sides))
+                if not found:
+                    continue
+                night, line, sides = found[0]
+                owing = owed.find(*sides)
+                tab = pay_owed(
+                    group=group,
+                    payer=sides[0],
+                    payee=sides[1],
+                    cents=data.draw(st.integers(1, owing.cents)),
+                    currency=night.currency,
+                    fingerprint=owed.fingerprint,
+                    marked_by=anna,
+                )
+                if not tab.parts.filter(seat__night=night).exists():
+                    marks = Payment.objects.count()
+                    kwargs = dict(payer=line.payer, payee=line.payee, cents=line.cents)
+                    with self.assertRaisesRegex(Refused, "Is this the "):
+                        mark_paid(night=night, marked_by=anna, **kwargs)
+                    self.assertEqual(Payment.objects.count(), marks)
             elif step == "fold":
                 set_settle_everything(group=group, on=data.draw(st.booleans()), by=anna)
             self.check(group, client)
