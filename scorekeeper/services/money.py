@@ -43,7 +43,8 @@ def app_tables() -> Tables:
 def store_money(night_ids: Iterable[int], tables: Tables | None = None) -> None:
     """Work out and store every seat's figures on the nights ``night_ids``: points,
     hands played and Fantasylands made over the recorded rounds, money after the loss
-    cap, and that money less what was paid (three queries, five once a night is over,
+    cap, and that money less what was paid (three queries, four on a night someone left
+    or came back to, whose marks are read while it runs, five once a night is over,
     however many nights, and one more when any seat's figures changed)."""
     tables = tables or app_tables()
     night_ids = set(night_ids)
