@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import User
 from scorekeeper.services.pay_details import save_pay_details
+from scorekeeper.services.seats import leave_seat
 from tests.e2e.axe import load_axe, problems
 from tests.helpers import finish, play, rounds_of
 from tests.qr import decode_png
@@ -102,3 +103,35 @@ def test_the_payee_shows_the_code_the_payer_pays_and_marks_it(make_night, log_in
         )
     ]
     assert found == []
+
+
+def test_who_leaves_early_pays_before_going(make_night, log_in_phone):
+    night = make_night(("Anna", "Bram", "Cora", "Dan"))
+    rounds = [
+        {"Anna": 40, "Bram": -30, "Cora": 10, "Dan": -20},
+        {"Anna": 10, "Bram": -20, "Cora": 0, "Dan": 10},
+    ]
+    play(night, *rounds)
+    leave_seat(night=night, seat=night.seats.get(name="Bram"), by=User.objects.get(name="Anna"))
+    bram = log_in_phone(User.objects.get(name="Bram"))
+    bram.goto(f"/nights/{night.pk}/settle/")
+
+    # Bram's phone: he left, his result is final, and his payment comes first.
+    leaver = bram.get_by_test_id("leaver")
+    expect(leaver).to_contain_text("Bram left after round 2: their result is final.")
+    expect(leaver.locator("li")).to_contain_text("You pay Anna €5.00")
+    leaver.get_by_role("button", name="Mark paid").click()
+    expect(bram.get_by_test_id("leaver").locator("li.paid")).to_contain_text("Paid ✓")
+    assert bram.evaluate("document.documentElement.scrollWidth") <= 390
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    bram.screenshot(path=str(SHOTS / "settlement-leaver-390-light.png"), full_page=True)
+
+    # The night goes on and ends: his line stays paid, the rest settle among themselves.
+    finish(play(night, {"Anna": -30, "Cora": 10, "Dan": 20}))
+    bram.goto(f"/nights/{night.pk}/settle/")
+    mine = bram.get_by_test_id("my-payments").locator("li")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("You pay Anna €5.00")
+    expect(mine).to_contain_text("Paid ✓")
+    expect(bram.get_by_test_id("other-payments").locator("li")).to_have_count(2)
+    expect(bram.get_by_test_id("other-payments")).not_to_contain_text("Bram")
