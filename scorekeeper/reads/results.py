@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed, money
-from scorekeeper.models import Night, Seat
+from scorekeeper.models import Night
 from scorekeeper.models.accounts import User
+from scorekeeper.models.nights import Seat
 from scorekeeper.models.settlements import (
     AcrossPayment,
     PaymentLine,
@@ -26,6 +27,7 @@ from scorekeeper.models.settlements import (
     settlement,
 )
 from scorekeeper.table.chart import Chart, ChartSeries, running_totals
+from scorekeeper.table.colours import player_colours
 from scorekeeper.table.formatting import signed
 
 
@@ -37,6 +39,8 @@ class NightResults:
     payments: list[PaymentLine]
     chart: Chart
     across: list[AcrossPayment] = field(default_factory=list)  # oldest first
+    # Each seat's colour number by seat id, as the chart draws it: {{ seat|player_colour:colours }}
+    colours: dict[int, int] = field(default_factory=dict)
 
     @property
     def capped(self) -> list[SeatResult]:
@@ -55,7 +59,7 @@ def _chart(played: Played) -> Chart:
     # A player's colour is the order they first sat down (seat ids only grow), not
     # their place at the table, so a guest sitting in or someone leaving changes
     # nobody else's. A seat that comes back is the same seat, with the same colour.
-    colours = {seat.pk: rank for rank, seat in enumerate(sorted(played.seats, key=_seat_id))}
+    colours = player_colours(seat.pk for seat in played.seats)
     series = []
     for seat in played.seats:
         theirs = played.points.get(seat.pk, {})
@@ -100,10 +104,6 @@ def _chart_name(rounds: int, totals: list[str]) -> str:
     ) % {"count": rounds, "totals": listed(totals)}
 
 
-def _seat_id(seat: Seat) -> int:
-    return seat.pk
-
-
 def night_chart(night: Night) -> Chart | None:
     """Each player's running total, round by round, as a chart to draw (two queries).
 
@@ -125,6 +125,7 @@ def night_results(night: Night) -> NightResults:
         payments=payments,
         chart=_chart(played),
         across=across,
+        colours=player_colours(seat.pk for seat in played.seats),
     )
 
 

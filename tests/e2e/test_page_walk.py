@@ -32,6 +32,7 @@ message (and the focus on it) is checked too.
 import re
 import time
 from datetime import timedelta
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -564,8 +565,11 @@ def test_every_page_state_in_every_language_width_and_scheme(browser, live_serve
         # phone listed ("by Bram's code") and her pay details held for a day. Named
         # "account ..." as the account page is, whose examples of payment links are
         # English in every language.
+        # A phone is listed while its session holds (site/phones.phones_signed_in).
+        session = import_module(settings.SESSION_ENGINE).SessionStore()
+        session.create()
         held = Phone.objects.create(
-            user=anna, session_key=f"walk-{language}", label="iPhone · Safari", signed_in_by=bram
+            user=anna, session_key=session.session_key, label="iPhone · Safari", signed_in_by=bram
         )
         User.objects.filter(pk=anna.pk).update(
             pay_details_held_until=timezone.now() + timedelta(days=1)
