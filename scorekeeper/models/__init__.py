@@ -5,6 +5,7 @@ One module per subject; everything is importable from here, as Django expects.
 """
 
 from scorekeeper.models.accounts import User, UserManager
+from scorekeeper.models.changes import Change
 from scorekeeper.models.groups import (
     Group,
     GroupQuerySet,
@@ -34,6 +35,7 @@ from scorekeeper.models.sign_ins import Phone, SignInCode
 __all__ = [
     "MAX_POINTS",
     "Board",
+    "Change",
     "Entry",
     "Group",
     "GroupQuerySet",

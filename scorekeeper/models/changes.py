@@ -1,0 +1,72 @@
+"""The record of changes: each change to a night or to a group's money, who made it
+and when, kept as a kind and its values (names and numbers, never words), put into
+the reader's language where it is shown (:mod:`scorekeeper.reads.changes`).
+
+Written only by the doors' recorder (:mod:`scorekeeper.services.locks`), inside the
+same transaction as the change it records.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from scorekeeper.models.groups import Group
+from scorekeeper.models.nights import Night
+
+
+class Change(models.Model):
+    """One change on the record of a group (and of a night, while the night exists)."""
+
+    class Kind(models.TextChoices):
+        """What changed; each kind is one sentence where it is shown. The values each
+        kind keeps are listed in :data:`scorekeeper.reads.changes.SENTENCES`."""
+
+        # A night
+        NIGHT_STARTED = "night_started"
+        TOTAL_FOR = "total_for"
+        BOARD_FOR = "board_for"
+        ROUND_FIXED = "round_fixed"
+        ROUND_UNDONE = "round_undone"
+        SEAT_ADDED = "seat_added"
+        DEALT_IN = "dealt_in"
+        SEAT_LEFT = "seat_left"
+        NIGHT_RULES = "night_rules"
+        NIGHT_ENDED = "night_ended"
+        SCREEN_SHARED = "screen_shared"
+        SCREEN_STOPPED = "screen_stopped"
+        PAID = "paid"
+        UNPAID = "unpaid"
+        NIGHT_CALLED_OFF = "night_called_off"
+        # The group's money and who belongs
+        OWED_PAID = "owed_paid"
+        OWED_UNDONE = "owed_undone"
+        SETTLE_EVERYTHING = "settle_everything"
+        HOUSE_RULES = "house_rules"
+        CURRENCY = "currency"
+        GROUP_CREATED = "group_created"
+        JOINED = "joined"
+        LEFT = "left"
+        INVITE_REPLACED = "invite_replaced"
+        PAY_DETAILS = "pay_details"
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")
+    # Kept when the night is called off (deleted): the change stays on the group's record.
+    night = models.ForeignKey(
+        Night, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    values = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [
+            models.Index(fields=["group", "-at", "-id"], name="change_group_newest"),
+            models.Index(fields=["night", "-at", "-id"], name="change_night_newest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} by {self.by_id} at {self.at}"
