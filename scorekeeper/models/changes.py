@@ -28,6 +28,7 @@ class Change(models.Model):
         ROUND_FIXED = "round_fixed"
         ROUND_UNDONE = "round_undone"
         SEAT_ADDED = "seat_added"
+        SEAT_BACK = "seat_back"
         DEALT_IN = "dealt_in"
         SEAT_LEFT = "seat_left"
         NIGHT_RULES = "night_rules"
@@ -40,13 +41,13 @@ class Change(models.Model):
         # The group's money and who belongs
         OWED_PAID = "owed_paid"
         OWED_UNDONE = "owed_undone"
-        SETTLE_EVERYTHING = "settle_everything"
+        SETTLE_EVERYTHING_ON = "settle_everything_on"
+        SETTLE_EVERYTHING_OFF = "settle_everything_off"
         HOUSE_RULES = "house_rules"
         CURRENCY = "currency"
         GROUP_CREATED = "group_created"
         JOINED = "joined"
         LEFT = "left"
-        INVITE_REPLACED = "invite_replaced"
         PAY_DETAILS = "pay_details"
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")
