@@ -1,0 +1,214 @@
+"""Past nights brought in from a spreadsheet (:mod:`scorekeeper.table.spreadsheet`).
+
+An imported night is an ordinary finished night, so the all-nights table, the player
+pages, what is owed and the exports read it as any other: its seats (a member matched
+by name, else a guest), its rounds recorded with one entry per player who was dealt
+in, and each seat's figures stored by :func:`~scorekeeper.services.money.store_money`
+from those rows, so ``manage.py rebuild`` makes them again. The app's export brings its
+rounds as they were; a spreadsheet's night is one round whose entries are the
+players' points (:func:`~scorekeeper.table.spreadsheet.split_rounds` makes a few more
+only for a night beyond the app's 999 points a hand), at the night's stake. A night of
+money only is played at the stake when every result is a whole number of stakes, or
+else at one cent (the currency's minor unit) a point, its points being its cents.
+
+"Settled at the time" marks each new night's settlement paid, as phones would have,
+so the nights owe nothing; without it, what they come to is owed like any night's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scorekeeper.models import Entry, Group, Night, Payment, Round, Seat, User
+from scorekeeper.ofc import PRESETS, OFCError
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.locks import lock_group
+from scorekeeper.services.money import store_money
+from scorekeeper.table.settlement import settle
+from scorekeeper.table.spreadsheet import SheetNight, adds_up, match_people
+
+# A night given by its date alone started at this hour of the site's time zone.
+EVENING = time(20, 0)
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who a name of the file is in the group: a member, or a guest by name."""
+
+    name: str  # as the seat will be named
+    user: User | None
+
+
+def game_names() -> dict[str, str]:
+    """Each game's id and English name, lower case, to its id: what a file's game
+    column may say."""
+    found = {game_id.lower(): game_id for game_id in PRESETS}
+    found |= {game.name.lower(): game_id for game_id, game in PRESETS.items()}
+    return found
+
+
+def people_of(group: Group, names: Iterable[str]) -> dict[str, Person]:
+    """Who each name is (:func:`~scorekeeper.table.spreadsheet.match_people`): a member
+    of the group, now or before (a name is one account's on the whole site), by name in
+    any capitals or looking just like it; else the guest of the group's nights with
+    that name, or a new guest (two queries). The preview shows this, and the import
+    makes the same seats."""
+    users = {
+        membership.user.pk: membership.user
+        for membership in group.memberships.select_related("user")
+    }
+    guests = (
+        Seat.objects.filter(night__group=group, user__isnull=True)
+        .values_list("name", flat=True)
+        .distinct()
+    )
+    matched = match_people(names, {pk: user.name for pk, user in users.items()}, guests)
+    return {
+        name: Person(users[who].name, users[who]) if isinstance(who, int) else Person(who, None)
+        for name, who in matched.items()
+    }
+
+
+def _moment(night: SheetNight) -> tuple[datetime, datetime]:
+    if night.started is not None and night.started.tzinfo is not None:
+        started = night.started
+    else:
+        at = night.started.time() if night.started else EVENING
+        started = timezone.make_aware(datetime.combine(night.day, at))
+    ended = night.ended if night.ended and night.ended.tzinfo else started
+    return started, max(started, ended)
+
+
+def _rules(group: Group, game: str) -> dict:
+    """The rules a night of ``game`` started today would play: the group's royalties and
+    scoring, with the group's last choices for its usual game."""
+    rules = {**group.default_rules, **group.house_rules} if game == group.default_game else {}
+    rules = rules or dict(group.house_rules)
+    try:
+        PRESETS[game].with_house_rules(rules)
+    except (OFCError, KeyError, TypeError, ValueError):
+        return {}
+    return rules
+
+
+@transaction.atomic
+def import_nights(
+    *, group: Group, nights: list[SheetNight], by: User, settled: bool
+) -> list[Night]:
+    """Make ``nights`` finished nights of ``group``, all or none, in one transaction:
+    the group locked first (the lock order), each night checked again (every round adds
+    up to zero), its seats, its recorded rounds and their entries written, and each
+    seat's figures stored. With ``settled`` each night's settlement is marked paid by
+    ``by``, so it leaves nothing owed."""
+    lock_group(group.pk)
+    if not group.has_member(by):
+        raise Refused(_("%(name)s is not in this group.") % {"name": by.name})
+    if not nights:
+        raise Refused(_("The file has no nights to import."))
+    for night in nights:
+        if not adds_up(night) or (night.game and night.game not in PRESETS):
+            raise Refused(_("The file changed since it was checked. Upload it again."))
+    people = people_of(group, {name for night in nights for name in night.players})
+
+    made: list[Night] = []
+    for sheet in nights:
+        game = sheet.game or group.default_game
+        started, ended = _moment(sheet)
+        made.append(
+            Night(
+                group=group,
+                game=game,
+                rules=_rules(group, game),
+                point_cents=sheet.point_cents,
+                currency=sheet.currency,
+                started_by=by,
+                started_at=started,
+                ended_at=ended,
+            )
+        )
+    Night.objects.bulk_create(made)
+
+    seats: list[Seat] = []
+    for night, sheet in zip(made, nights, strict=True):
+        count = len(sheet.rounds)
+        for index, name in enumerate(sheet.players):
+            dealt = [
+                number for number, hand in enumerate(sheet.rounds, 1) if hand[index] is not None
+            ]
+            person = people[name]
+            seats.append(
+                Seat(
+                    night=night,
+                    position=index + 1,
+                    user=person.user,
+                    name=person.name,
+                    first_round=dealt[0] if dealt else 1,
+                    last_round=dealt[-1] if dealt and dealt[-1] < count else None,
+                )
+            )
+    Seat.objects.bulk_create(seats)
+
+    rounds: list[Round] = []
+    at = 0
+    night_seats: list[list[Seat]] = []
+    for night, sheet in zip(made, nights, strict=True):
+        mine = seats[at : at + len(sheet.players)]
+        at += len(sheet.players)
+        night_seats.append(mine)
+        for number, hand in enumerate(sheet.rounds, 1):
+            playing = [i for i, value in enumerate(hand) if value is not None]
+            dealer = sheet.dealers[number - 1]
+            if dealer is None or hand[dealer] is None:
+                dealer = playing[(number - 1) % len(playing)] if playing else 0
+            rounds.append(
+                Round(
+                    night=night,
+                    number=number,
+                    dealer=mine[dealer],
+                    recorded_at=night.ended_at,
+                    recorded_sum=0,
+                )
+            )
+    Round.objects.bulk_create(rounds)
+
+    entries: list[Entry] = []
+    at = 0
+    for night, sheet, mine in zip(made, nights, night_seats, strict=True):
+        for hand, claims in zip(sheet.rounds, sheet.fantasylands, strict=True):
+            round_ = rounds[at]
+            at += 1
+            options = {option.id for option in PRESETS[night.game].entry_options}
+            entries += [
+                Entry(
+                    round=round_,
+                    seat=seat,
+                    points=value,
+                    fantasyland_made=claim if claim in options else "",
+                    entered_by=by,
+                    updated_at=night.ended_at,
+                )
+                for seat, value, claim in zip(mine, hand, claims, strict=True)
+                if value is not None
+            ]
+    Entry.objects.bulk_create(entries, batch_size=2000)
+
+    if settled:
+        payments = []
+        for night, sheet, mine in zip(made, nights, night_seats, strict=True):
+            by_pk = {seat.pk: seat for seat in mine}
+            balances = {seat.pk: cents for seat, cents in zip(mine, sheet.cents, strict=True)}
+            payments += [
+                Payment(
+                    night=night, payer=by_pk[payer], payee=by_pk[payee], cents=cents, marked_by=by
+                )
+                for payer, payee, cents in settle(balances)
+            ]
+        Payment.objects.bulk_create(payments)
+    store_money([night.pk for night in made])
+    return made
