@@ -47,6 +47,7 @@ OFFLINE_FILES = [
     "ofcboard/queue.js",
     "ofcboard/wake_lock.js",
     "ofcboard/picker.js",
+    "ofcboard/share_image.js",
     "ofcboard/icon-192.png",
     "ofcboard/icon-512.png",
     "ofcboard/icons.svg",

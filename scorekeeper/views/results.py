@@ -23,6 +23,7 @@ from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
 from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
+from scorekeeper.reads.picture import night_picture
 from scorekeeper.reads.polls import settlement_now
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results, reading
@@ -72,6 +73,7 @@ def _settlement(night: Night, reader: User) -> dict:
     context |= night_pay_context(night)
     folded = folded_settlement(night) if night.group.settle_everything else None
     context["share_text"] = share_text(results, folded)
+    context["picture"] = night_picture(results, folded)  # "Share the night" draws it
     if folded is not None:
         context["folded"] = folded
     # Settling everything, but this night's view of it cannot be made: its own
