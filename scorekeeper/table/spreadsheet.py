@@ -106,6 +106,7 @@ class Problem:
     text: str = ""
     number: int = 0
     last_line: int = 0
+    currency: str = ""  # the currency of ``number`` when it is money
 
     @property
     def lines(self) -> tuple[int, int]:
@@ -495,7 +496,14 @@ class _Reader:
             total = sum(row.money or 0 for row in rows)
             if total:
                 self.problems.append(
-                    Problem(first, Kind.NOT_ZERO_MONEY, _day_text(rows[0].day), total, last)
+                    Problem(
+                        first,
+                        Kind.NOT_ZERO_MONEY,
+                        _day_text(rows[0].day),
+                        total,
+                        last,
+                        rows[0].currency,
+                    )
                 )
                 return None
             divides = stake is not None and all((row.money or 0) % stake == 0 for row in rows)
@@ -600,8 +608,8 @@ def read_sheet(
     ...     currency="EUR", point_cents=10, games={})
     >>> [(n.day.isoformat(), n.players, n.points) for n in sheet.nights]
     [('2024-03-07', ('Anna', 'bram'), (5, -5))]
-    >>> sheet.problems
-    (Problem(line=4, kind=<Kind.NOT_ZERO: 'not_zero'>, text='2024-03-14', number=2, last_line=4),)
+    >>> [(problem.line, problem.kind.value, problem.number) for problem in sheet.problems]
+    [(4, 'not_zero', 2)]
     """
     if len(data) >= MAX_BYTES:
         return Sheet(problems=(Problem(0, Kind.TOO_BIG, number=MAX_BYTES),))

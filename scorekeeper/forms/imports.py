@@ -1,0 +1,194 @@
+"""Importing past nights from a spreadsheet: the upload, and the preview's confirmation
+with the signed nights it showed (no file is kept between the two)."""
+
+from datetime import date
+
+from django import forms
+from django.core import signing
+from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scorekeeper.dates import day
+from scorekeeper.i18n import money
+from scorekeeper.table.formatting import signed
+from scorekeeper.table.spreadsheet import (
+    MAX_BYTES,
+    MAX_ENTRIES,
+    MAX_LINES,
+    Kind,
+    Problem,
+    Sheet,
+    SheetNight,
+    count_lines,
+    from_data,
+    read_sheet,
+    to_data,
+)
+
+# A preview's nights may be imported within this many seconds of the upload.
+TOKEN_AGE = 60 * 60
+
+
+def problem_words(problem: Problem) -> str:
+    """What does not add up, in the reader's language, with its line."""
+    values = {
+        "line": problem.line,
+        "text": problem.text,
+        "limit": problem.number,
+        "name": problem.text,
+    }
+    if problem.kind is Kind.TOO_BIG:
+        return _(
+            "The file is too big: a file of %(size)d MB or more is not imported. "
+            "Split it into files of a few years each."
+        ) % {"size": MAX_BYTES // (1024 * 1024)}
+    if problem.kind is Kind.TOO_MANY_LINES:
+        return _(
+            "The file has %(limit)d lines or more, more than one import takes. "
+            "Split it into files of a few years each."
+        ) % {"limit": MAX_LINES}
+    if problem.kind is Kind.TOO_MANY_HANDS:
+        return _(
+            "The file comes to more than %(limit)d results of players, more than one import "
+            "takes. Split it into files of a few years each."
+        ) % {"limit": MAX_ENTRIES}
+    if problem.kind is Kind.NOT_TEXT:
+        return _("The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that.")
+    if problem.kind is Kind.EMPTY:
+        return _("The file is empty.")
+    if problem.kind in (Kind.MISSING_COLUMN, Kind.NO_POINTS_COLUMN):
+        return (
+            _(
+                "Line %(line)d: the columns are not all there. The first line names them: "
+                "date, name, and points or money."
+            )
+            % values
+        )
+    if problem.kind is Kind.MISSING_VALUE:
+        return _("Line %(line)d has nothing in its “%(text)s” column.") % values
+    if problem.kind is Kind.BAD_DATE:
+        return (
+            _(
+                "Line %(line)d: “%(text)s” is not a date this page reads. Write 2024-03-07, "
+                "or the day first: 7-3-2024, 7.3.2024 or 7/3/2024."
+            )
+            % values
+        )
+    if problem.kind is Kind.BAD_NAME:
+        return (
+            _(
+                "Line %(line)d: “%(text)s” is not a name the app takes: letters and spaces, "
+                "at most 30."
+            )
+            % values
+        )
+    if problem.kind is Kind.BAD_NUMBER:
+        return _("Line %(line)d: “%(text)s” is not a number this page reads.") % values
+    if problem.kind is Kind.BAD_ROUND:
+        return _("Line %(line)d: “%(text)s” is not the number of a round.") % values
+    if problem.kind is Kind.UNKNOWN_GAME:
+        return _("Line %(line)d: “%(text)s” is not one of the app's games.") % values
+    if problem.kind is Kind.UNKNOWN_CURRENCY:
+        return _("Line %(line)d: “%(text)s” is not a currency code such as EUR.") % values
+    if problem.kind is Kind.NAME_TWICE:
+        return _("Line %(line)d: %(name)s is in the same night twice.") % values
+    if problem.kind is Kind.HAND_TOO_BIG:
+        return _("Line %(line)d: %(points)s points is more than one hand comes to.") % {
+            "line": problem.line,
+            "points": signed(problem.number),
+        }
+    if problem.kind is Kind.NIGHT_TOO_BIG:
+        return _(
+            "Line %(line)d: %(points)s points for %(name)s is more than a night holds. "
+            "Add a stake column, so that the money is counted in points."
+        ) % {**values, "points": signed(problem.number)}
+    if problem.kind is Kind.POINTS_AND_MONEY:
+        return (
+            _("Line %(line)d gives money where the other lines of its night give points.") % values
+        )
+    if problem.kind is Kind.TWO_STAKES:
+        return (
+            _(
+                "Line %(line)d gives another stake, currency or game than the first line "
+                "of its night."
+            )
+            % values
+        )
+    if problem.kind is Kind.MONEY_NOT_POINTS:
+        return _("Line %(line)d: the money is not the points at the night's stake.") % values
+    when = day(date.fromisoformat(problem.text)) if problem.text else ""
+    if problem.kind is Kind.NOT_ZERO_MONEY:
+        return _(
+            "Line %(line)d: the money of the night of %(date)s adds up to %(sum)s, not zero."
+        ) % {"line": problem.line, "date": when, "sum": money(problem.number, problem.currency)}
+    if problem.kind is Kind.NOT_ZERO_ROUND:
+        return _(
+            "Line %(line)d: a round of the night of %(date)s adds up to %(sum)s points, not zero."
+        ) % {"line": problem.line, "date": when, "sum": signed(problem.number)}
+    return _("Line %(line)d: the points of the night of %(date)s add up to %(sum)s, not zero.") % {
+        "line": problem.line,
+        "date": when,
+        "sum": signed(problem.number),
+    }
+
+
+class UploadForm(forms.Form):
+    """A CSV file of past nights, read and checked as it comes (never kept on disk)."""
+
+    file = forms.FileField(
+        label=gettext_lazy("CSV file"),
+        error_messages={
+            "required": gettext_lazy("Choose a CSV file to upload."),
+            "empty": gettext_lazy("The file is empty."),
+        },
+    )
+
+    def __init__(self, *args, currency: str, point_cents: int, games: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reading = {"currency": currency, "point_cents": point_cents, "games": games}
+        self.sheet = Sheet()
+
+    def clean_file(self) -> UploadedFile:
+        upload: UploadedFile = self.cleaned_data["file"]
+        # The size first, then the lines counted as the file streams by: a file over
+        # either limit is refused before any of it is read into nights.
+        if (upload.size or 0) >= MAX_BYTES:
+            raise forms.ValidationError(problem_words(Problem(0, Kind.TOO_BIG)))
+        if count_lines(upload.chunks()) >= MAX_LINES:
+            raise forms.ValidationError(problem_words(Problem(0, Kind.TOO_MANY_LINES)))
+        upload.seek(0)
+        self.sheet = read_sheet(upload.read(MAX_BYTES), **self.reading)
+        return upload
+
+
+def sign_nights(nights: tuple[SheetNight, ...], salt: str) -> str:
+    """The preview's nights as a signed token the confirmation posts back."""
+    return signing.dumps(to_data(nights), salt=salt, compress=True)
+
+
+class ConfirmForm(forms.Form):
+    """The preview's nights, signed, and whether they were settled at the time."""
+
+    nights = forms.CharField(widget=forms.HiddenInput)
+    settled = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Settled at the time"),
+        help_text=gettext_lazy(
+            "Every night's payments are marked paid, so the imported nights owe nothing. "
+            "Leave it off and what they come to is owed, as for any night."
+        ),
+    )
+
+    def __init__(self, *args, salt: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.salt = salt
+
+    def clean_nights(self) -> list[SheetNight]:
+        try:
+            data = signing.loads(self.cleaned_data["nights"], salt=self.salt, max_age=TOKEN_AGE)
+            return from_data(data)
+        except (signing.BadSignature, ValueError, TypeError, KeyError):
+            raise forms.ValidationError(
+                _("This preview is too old or was changed. Upload the file again.")
+            ) from None
