@@ -29,6 +29,7 @@ from scorekeeper.models.nights import (
 )
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
+from scorekeeper.models.seasons import Season
 from scorekeeper.models.seat_draws import SeatDraw
 from scorekeeper.models.sign_ins import Phone, SignInCode
 
@@ -49,6 +50,7 @@ __all__ = [
     "RetiredCode",
     "Round",
     "RoundEdit",
+    "Season",
     "Seat",
     "SeatDraw",
     "SignInCode",

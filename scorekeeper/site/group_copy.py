@@ -7,7 +7,7 @@ those name, in the file format of :mod:`scorekeeper.site.backup` with its own ``
 ``import_group`` brings such a file into any database, beside what is there: every
 row gets a new key and every reference follows it. Password hashes travel with the
 accounts, so everyone logs in as before; an account whose name is taken here gets a
-free one ("Anna B"), and the import says so.
+free one ("Anna B"), and the import says so. The group's own seasons come with it.
 
 What belongs to the old install stays there: the invitation link (the copy gets a
 new one), a big screen's shared link, and the keys phones sent their saves with.
@@ -37,6 +37,7 @@ from scorekeeper.models.groups import new_invite_token
 from scorekeeper.models.nights import RoundEdit
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment, TabPart, TabPayment
+from scorekeeper.models.seasons import Season
 from scorekeeper.models.seat_draws import SeatDraw
 from scorekeeper.services.rebuild import rebuild_stored_figures
 from scorekeeper.site.backup import (
@@ -66,6 +67,7 @@ OF_THE_GROUP: dict[type[models.Model], str] = {
     TabPayment: "group",
     TabPart: "payment__group",
     SeatDraw: "night__group",
+    Season: "group",
 }
 
 # An account's own rows, which no group owns: how someone likes to be paid stays with

@@ -37,9 +37,11 @@ from django.utils.translation import ngettext
 from scorekeeper.forms.accounts import LanguageForm, NameField
 from scorekeeper.forms.groups import CurrencyForm, GroupForm
 from scorekeeper.forms.pay_details import PayDetailsForm
+from scorekeeper.forms.seasons import SeasonForm
 from scorekeeper.models import Entry, Group, Night, PayDetails, Round, RoundEdit, Seat, User
 from scorekeeper.models.nights import parse_board
 from scorekeeper.models.payments import TabPayment
+from scorekeeper.models.seasons import Season
 from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import checked_house_rules as checked_night_rules
@@ -370,6 +372,12 @@ def _tab_payment(payment: TabPayment, raw: dict, keys: dict) -> Found:
             yield field, problem
 
 
+def _season(season: Season, raw: dict, keys: dict) -> Found:
+    """Its name and day as the seasons page takes them."""
+    day = season.starts_on.isoformat() if season.starts_on else ""
+    yield from _form_errors(SeasonForm(data={"name": season.name, "starts_on": day}))
+
+
 def _round(round_: Round, raw: dict, keys: dict) -> Found:
     """Who plays the hand in Fantasyland: {seat key: [cards, stays]}, seats of the file;
     and its dealer, a seat at its night."""
@@ -443,6 +451,7 @@ ROW_CHECKS: dict[type[models.Model], tuple[Callable[[Any, dict, dict], Found], .
     Round: (_round,),
     Entry: (_entry,),
     RoundEdit: (_round_edit,),
+    Season: (_season,),
 }
 
 
@@ -465,6 +474,8 @@ def _described(model: type[models.Model], raw: dict, names: dict) -> str:
         return _("group %(name)s") % {"name": shown(fields.get("name"))}
     if model is Seat:
         return _("seat %(name)s") % {"name": shown(fields.get("name"))}
+    if model is Season:
+        return _("season %(name)s") % {"name": shown(fields.get("name"))}
     return _("%(table)s with key %(key)s") % {
         "table": model._meta.model_name,
         "key": shown(raw.get("pk")),

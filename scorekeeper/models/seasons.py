@@ -1,0 +1,31 @@
+"""A group's own seasons: a name and the day each starts."""
+
+from django.db import models
+from django.db.models.functions import Lower
+
+from scorekeeper.models.groups import Group
+
+# A season's name as the seasons page takes it.
+SEASON_NAME_LENGTH = 40
+
+
+class Season(models.Model):
+    """A stretch of a group's nights under a name of its own ("Winter 2026"): from the
+    day it starts until the day the group's next season starts (the last one runs on).
+    A night belongs to the season of the day it started, in the local time zone.
+
+    A group without seasons of its own is read by calendar year."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=SEASON_NAME_LENGTH)
+    starts_on = models.DateField()
+
+    class Meta:
+        ordering = ["starts_on"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "group", name="season_names_unique"),
+            models.UniqueConstraint(fields=["group", "starts_on"], name="one_season_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
