@@ -112,7 +112,7 @@ def _payments(results: NightResults, folded: Folded | None, colour_of: dict[int,
 
 def _badges(player) -> list[str]:
     badges = []
-    if player.seat.left:
+    if getattr(player.seat, "left", False):  # left the group since
         badges.append(pgettext("has left", "left"))
     if player.forgiven:
         badges.append(gettext("capped"))
