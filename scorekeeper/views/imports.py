@@ -95,4 +95,3 @@ def group_import(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                 token = sign_nights(sheet.nights, _salt(request, group))
                 context["confirm"] = ConfirmForm(initial={"nights": token}, salt="")
     return render(request, "scorekeeper/group_import.html", context)
-
