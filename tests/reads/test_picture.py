@@ -5,12 +5,14 @@ words (never "You pay": the picture goes to everyone), and the night's chart."""
 import pytest
 from django.utils import translation
 
-from scorekeeper.models import User
-from scorekeeper.reads.picture import night_picture
+from scorekeeper.i18n import money
+from scorekeeper.models import Group, User
+from scorekeeper.reads.owed import folded_settlement
+from scorekeeper.reads.picture import NO_COLOUR, night_picture
 from scorekeeper.reads.results import night_results
 from scorekeeper.services.payments import mark_paid
 from scorekeeper.table.colours import PALETTE
-from tests.helpers import finish, play, seats_of
+from tests.helpers import finish, play, play_two_nights, seats_of
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +136,24 @@ def test_a_night_still_running_says_so_and_a_night_without_rounds_has_the_charts
     assert picture["nobody_owes"] == "Nobody owes anything."
     assert picture["chart"]["message"]["text"] == "No rounds yet"
     assert picture["chart"]["lines"] == []
+
+
+def test_settling_everything_tonight_the_picture_has_the_payments_across_nights(make_night):
+    group, _, second = play_two_nights(make_night)
+    Group.objects.filter(pk=group.pk).update(settle_everything=True)
+    second.refresh_from_db()
+    folded = folded_settlement(second)
+
+    picture = night_picture(night_results(second), folded)
+
+    assert picture["titles"]["payments"] == "Payments, earlier nights included"
+    assert [payment["words"] for payment in picture["payments"]] == [
+        f"{line.payer.name} pays {line.payee.name} {money(line.cents, line.currency)}"
+        for line in folded.payments
+    ]
+    seated = {player["name"]: player["colour"] for player in picture["standings"]}
+    for line, payment in zip(folded.payments, picture["payments"], strict=True):
+        # Chris played only the first night: no colour of tonight's.
+        assert payment["from"] == seated.get(line.payer.name, NO_COLOUR)
+        assert payment["to"] == seated.get(line.payee.name, NO_COLOUR)
+    assert any(payment["from"] == NO_COLOUR for payment in picture["payments"])
