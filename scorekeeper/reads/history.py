@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
-from django.db.models import Count, Q, QuerySet, Subquery
+from django.db.models import Count, F, Q, QuerySet, Subquery, Sum
 
 from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.reads.seasons import SeasonChoice
 from scorekeeper.reads.tally import money_lines, night_winners, stake_lines
 from scorekeeper.table.people import person_key
 
@@ -131,32 +133,54 @@ class CurrencyTable:
     rows: list[TableRow]
 
 
-def group_table(group: Group) -> list[CurrencyTable]:
-    """Everyone who played a finished night of ``group``, one table per currency the
-    nights were played in (the group's own first, then by code), each ranked by the
-    money won in it (two queries): a euro is never weighed against a pound.
+def group_table(group: Group, season: SeasonChoice | None = None) -> list[CurrencyTable]:
+    """Everyone who played a finished night of ``group`` (in ``season``, or all time),
+    one table per currency the nights were played in (the group's own first, then by
+    code), each ranked by the money won in it (two queries): a euro is never weighed
+    against a pound.
 
     Points are shown per stake, never added across stakes. Members who left the
-    group keep their row, marked ``left``.
+    group keep their row, marked ``left``. The database adds up each person's stored
+    figures per stake, so the rows read grow with the people and stakes, not with
+    the nights.
     """
-    seats = list(_finished_seats(group))
-    left = set(group.memberships.former().values_list("user_id", flat=True))
+    seats = Seat.objects.filter(night__group=group, night__ended_at__isnull=False)
+    if season is not None:
+        seats = seats.filter(season.nights("night__"))
+    sums = (
+        seats.order_by()
+        .values("user_id", "name", currency=F("night__currency"), stake=F("night__point_cents"))
+        .annotate(
+            nights=Count("pk"),
+            rounds=Sum("rounds_played"),
+            fantasylands=Sum("fantasylands"),
+            points=Sum("points"),
+            cents=Sum("cents"),
+        )
+        .order_by("name")
+    )
+    # Every account that ever sat at a night of the group has a membership in it.
+    members = {m.user_id: m for m in group.memberships.select_related("user")}
     rows: dict[str, dict[str, TableRow]] = defaultdict(dict)
-    for seat in seats:
-        night = seat.night
-        key = person_key(seat)
-        row = rows[night.currency].get(key)
+    for line in sums:
+        currency = line["currency"]
+        # A member is one row under every name they sat under; a guest, one per name
+        # case aside (person_key).
+        key = person_key(SimpleNamespace(user_id=line["user_id"], name=line["name"]))
+        row = rows[currency].get(key)
         if row is None:
-            name = seat.user.name if seat.user else seat.name
-            row = rows[night.currency][key] = TableRow(
-                name=name, user=seat.user, left=seat.user_id in left
+            membership = members.get(line["user_id"])
+            row = rows[currency][key] = TableRow(
+                name=membership.user.name if membership else line["name"],
+                user=membership.user if membership else None,
+                left=membership is not None and not membership.is_current,
             )
-        row.nights += 1
-        row.rounds += seat.rounds_played
-        row.fantasylands += seat.fantasylands
-        stake = (night.currency, night.point_cents)
-        row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + seat.points
-        row.money[night.currency] = row.money.get(night.currency, 0) + seat.cents
+        row.nights += line["nights"]
+        row.rounds += line["rounds"]
+        row.fantasylands += line["fantasylands"]
+        stake = (currency, line["stake"])
+        row.points_by_stake[stake] = row.points_by_stake.get(stake, 0) + line["points"]
+        row.money[currency] = row.money.get(currency, 0) + line["cents"]
 
     def rank(row: TableRow) -> tuple[int, str]:
         return -sum(row.money.values()), row.name.lower()
@@ -194,11 +218,14 @@ class PlayerHistory:
         return money_lines(totals)
 
 
-def player_history(group: Group, user: User) -> PlayerHistory:
-    """``user``'s finished nights in ``group`` with points and money (one query)."""
+def player_history(group: Group, user: User, season: SeasonChoice | None = None) -> PlayerHistory:
+    """``user``'s finished nights in ``group`` (in ``season``, or all time) with points
+    and money (one query)."""
     their_nights = Seat.objects.filter(user=user, night__group=group).values("night_id")
-    seats = list(_finished_seats(group, with_users=False).filter(night_id__in=their_nights))
-    return PlayerHistory(user=user, nights=_player_lines(user, seats))
+    seats = _finished_seats(group, with_users=False).filter(night_id__in=their_nights)
+    if season is not None:
+        seats = seats.filter(season.nights("night__"))
+    return PlayerHistory(user=user, nights=_player_lines(user, list(seats)))
 
 
 @dataclass(frozen=True)
@@ -210,11 +237,19 @@ class PlayerNightsPage:
 
 
 def player_nights(
-    group: Group, user: User, *, before: int | None = None, count: int = NIGHTS_PER_PAGE
+    group: Group,
+    user: User,
+    *,
+    before: int | None = None,
+    count: int = NIGHTS_PER_PAGE,
+    season: SeasonChoice | None = None,
 ) -> PlayerNightsPage:
-    """``count`` of ``user``'s finished nights in ``group``, newest first, from just
-    after the night ``before``: two queries, however many nights they played."""
+    """``count`` of ``user``'s finished nights in ``group`` (in ``season``, or all
+    time), newest first, from just after the night ``before``: two queries, however
+    many nights they played."""
     theirs = group.nights.filter(ended_at__isnull=False, seats__user=user)
+    if season is not None:
+        theirs = theirs.filter(season.nights())
     shown, older_than = newest_nights(theirs, before=before, count=count)
     seats = list(_finished_seats(group, with_users=False).filter(night__in=shown))
     return PlayerNightsPage(_player_lines(user, seats), older_than)

@@ -26,6 +26,7 @@ from scorekeeper.models import Entry, Group, Night, Seat, User
 from scorekeeper.models.nights import CardResult
 from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
+from scorekeeper.reads.seasons import SeasonChoice
 from scorekeeper.reads.tally import Stake, stake_lines
 from scorekeeper.table.chart import Chart, ChartSeries, running_totals
 from scorekeeper.table.formatting import MINUS
@@ -142,9 +143,10 @@ class PlayerRecord:
         return len(self.history.nights)
 
 
-def player_record(group: Group, user: User) -> PlayerRecord:
-    """``user``'s record in ``group``'s finished nights (four queries)."""
-    history = player_history(group, user)
+def player_record(group: Group, user: User, season: SeasonChoice | None = None) -> PlayerRecord:
+    """``user``'s record in ``group``'s finished nights, of ``season`` or all time
+    (four queries)."""
+    history = player_history(group, user, season)
     left = group.memberships.former().filter(user=user).exists()
     oldest_first = history.nights[::-1]
     stakes: dict[Stake, StakeLine] = {}
@@ -162,7 +164,7 @@ def player_record(group: Group, user: User) -> PlayerRecord:
         won=sum(line.place == 1 and line.points > 0 for line in history.nights),
         stakes=[stakes[key] for key in sorted(stakes)],
         currencies=_currencies(user, oldest_first),
-        cards=card_record(group, user),
+        cards=card_record(group, user, season),
     )
 
 
@@ -207,7 +209,9 @@ def _money_chart_name(currency: str, nights: int, totals: list[str]) -> str:
     ) % {"currency": currency, "count": nights, "totals": listed(totals)}
 
 
-def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int, str], Seat]]:
+def _card_boards(
+    group: Group, user: User, season: SeasonChoice | None
+) -> tuple[list[Entry], dict[tuple[int, str], Seat]]:
     """``user``'s scored boards of the recorded rounds in ``group``'s finished nights,
     oldest first, each with its round and night (one query), and the seats of those
     nights by night and name, whom their pair results were against (one more, when
@@ -219,6 +223,8 @@ def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int,
         round__night__group=group,
         round__night__ended_at__isnull=False,
     )
+    if season is not None:
+        theirs = theirs.filter(season.nights("round__night__"))
     boards = list(
         theirs.select_related("round__night")
         .defer("board", "earlier_keys")  # the cards are read as their result only
@@ -230,16 +236,16 @@ def _card_boards(group: Group, user: User) -> tuple[list[Entry], dict[tuple[int,
     return boards, {(seat.night_id, seat.name): seat for seat in seats}
 
 
-def card_record(group: Group, user: User) -> CardRecord:
+def card_record(group: Group, user: User, season: SeasonChoice | None = None) -> CardRecord:
     """Fouls, Fantasyland, royalties, best hands and head to head from ``user``'s
-    boards in ``group``'s finished nights, as the engine scored them when each round
-    went through (``Entry.card_result``; two queries, one for a player who never set
-    cards, and no scoring)."""
+    boards in ``group``'s finished nights (of ``season``, or all time), as the engine
+    scored them when each round went through (``Entry.card_result``; two queries, one
+    for a player who never set cards, and no scoring)."""
     record = CardRecord()
     rivals: dict[str, HeadToHead] = {}
     rows: list[tuple[int, Row, Night, int]] = []  # key, row, night, round number
     with_fantasyland: dict[int, bool] = {}  # by night
-    boards, seats = _card_boards(group, user)
+    boards, seats = _card_boards(group, user, season)
     for board in boards:
         result: CardResult = board.card_result
         round_ = board.round

@@ -40,6 +40,7 @@ from scorekeeper.views.access import (
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
 from scorekeeper.views.polling import unchanged_poll
+from scorekeeper.views.seasons import season_asked
 
 
 @require_GET
@@ -232,25 +233,30 @@ def settle_everything(request: AuthenticatedRequest, night_id: int) -> HttpRespo
 @require_GET
 @login_required
 def group_table_view(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The table across the group's finished nights: all time, or ``?season=`` a year
+    or one of the group's own seasons."""
     group = member_group(request, group_id)
-    context = {"group": group, "tables": group_table(group)}
+    seasons = season_asked(request, group)
+    context = {"group": group, "seasons": seasons, "tables": group_table(group, seasons.shown)}
     return render(request, "scorekeeper/group_table.html", context)
 
 
 @require_GET
 @login_required
 def player_history_view(request: HtmxHttpRequest, group_id: int, user_id: int) -> HttpResponse:
-    """A player's record across all their nights, and their nights newest first a
-    page at a time (``?before=`` a night loads the older ones as the list is scrolled)."""
+    """A player's record across all their nights (or ``?season=``'s), and their nights
+    newest first a page at a time (``?before=`` a night loads the older ones as the
+    list is scrolled)."""
     group = member_group(request, group_id)
     # Anyone who was ever a member, including those who left: their nights stay.
     user = get_object_or_404(User.objects.filter(memberships__group=group), pk=user_id)
+    seasons = season_asked(request, group)
     before = older_than(request)
-    page = player_nights(group, user, before=before)
-    context = {"group": group, "player": user, "page": page}
+    page = player_nights(group, user, before=before, season=seasons.shown)
+    context = {"group": group, "player": user, "page": page, "seasons": seasons}
     if before is not None and request.htmx:
         return render(request, "scorekeeper/player_history.html#night-rows", context)
-    record = player_record(group, user)
+    record = player_record(group, user, seasons.shown)
     context |= {"history": record.history, "record": record}
     return render(request, "scorekeeper/player_history.html", context)
 

@@ -216,9 +216,10 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
     play(another, *[{"Anna": 3, "Bram": -3}] * count)
     finish(another)
     client = login("Anna")
-    # The user (the session comes from its cache), the group, the seats with their
-    # totals, the members who left.
-    with django_assert_num_queries(4):
+    # The user (the session comes from its cache), the group, its own seasons and the
+    # years its nights started in (the season picker), each person's totals per stake
+    # added up by the database, the members with their accounts.
+    with django_assert_num_queries(6):
         page = client.get(reverse("group_table", args=[night.group.pk]))
     assert {row.name: row.rounds for row in page.context["tables"][0].rows} == {
         "Anna": 2 * count,

@@ -100,10 +100,11 @@ def test_the_pages_take_the_same_queries_however_many_nights(
     play_nights(make_night, group, nights)
     client = login("Anna")
     anna = User.objects.get(name="Anna")
-    # User, group, the player, a page of their nights and those nights' seats, then for
-    # their record all their nights' seats, whether they left, the stored results of
-    # their boards and the seats those were against (the session comes from its cache).
-    with django_assert_num_queries(9):
+    # User, group, the player, the group's own seasons and the years of its nights (the
+    # season picker), a page of their nights and those nights' seats, then for their
+    # record all their nights' seats, whether they left, the stored results of their
+    # boards and the seats those were against (the session comes from its cache).
+    with django_assert_num_queries(11):
         page = client.get(reverse("player_history", args=[group.pk, anna.pk]))
     assert page.context["record"].cards.hands == nights
     # User, group, the memberships, the seats of the finished nights.

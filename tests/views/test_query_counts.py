@@ -2,7 +2,7 @@
 finished nights and at 300 (issue 22): the money of each seat is stored once, not
 worked out again night by night."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.db import connection
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from scorekeeper.models import Entry, Group, Night, Round, Seat, User
 from scorekeeper.services.money import store_money
+from scorekeeper.services.seasons import add_season
 from tests.helpers import finish, play
 
 pytestmark = pytest.mark.database
@@ -61,7 +62,9 @@ def add_finished_nights(group: Group, count: int) -> list[Night]:
     return nights
 
 
-def query_counts(client, group: Group, anna: User) -> dict[str, int]:
+def query_counts(client, group: Group, anna: User, season: str = "") -> dict[str, int]:
+    """Each history page's queries; the table and the player page also read by
+    ``season`` (``?season=``) when one is given."""
     newest = group.nights.order_by("-started_at").first()
     oldest = group.nights.order_by("started_at").first()
     urls = {
@@ -72,6 +75,9 @@ def query_counts(client, group: Group, anna: User) -> dict[str, int]:
         "newest settlement": reverse("night_settle", args=[newest.pk]),
         "oldest settlement": reverse("night_settle", args=[oldest.pk]),
     }
+    if season:
+        urls["all nights, a season"] = urls["all nights"] + f"?season={season}"
+        urls["player page, a season"] = urls["player page"] + f"?season={season}"
     counts = {}
     for label, url in urls.items():
         with CaptureQueriesContext(connection) as queries:
@@ -98,3 +104,26 @@ def test_history_pages_take_the_same_queries_at_10_nights_and_at_300(
     add_finished_nights(group, 290)
     assert group.nights.count() == 300
     assert query_counts(client, group, anna) == at_ten
+
+
+@pytest.mark.parametrize("own_seasons", [False, True])
+def test_a_seasons_table_and_player_page_take_the_same_queries_at_10_nights_and_at_300(
+    make_night, login, own_seasons
+):
+    """By calendar year, or by the group's own seasons (here one starting 100 days
+    ago, so it holds some of the nights at 10 and more at 300)."""
+    first = make_night(PLAYERS, guests=("Gus",))
+    group = first.group
+    finish(play(first, {"Anna": 4, "Bram": -1, "Chris": -2, "Gus": -1}))
+    client = login("Anna")
+    anna = User.objects.get(name="Anna")
+    season = str(timezone.localdate().year)
+    if own_seasons:
+        add_season(group=group, by=anna, name="Old", starts_on=date(2000, 1, 1))
+        recent = timezone.localdate() - timedelta(days=100)
+        season = str(add_season(group=group, by=anna, name="Now", starts_on=recent).pk)
+
+    add_finished_nights(group, 9)
+    at_ten = query_counts(client, group, anna, season)
+    add_finished_nights(group, 290)
+    assert query_counts(client, group, anna, season) == at_ten
