@@ -57,7 +57,7 @@ class Migration(migrations.Migration):
                         max_length=30,
                     ),
                 ),
-                ("values", models.JSONField(default=dict)),
+                ("values", models.JSONField(blank=True, default=dict)),
                 (
                     "by",
                     models.ForeignKey(

@@ -60,7 +60,7 @@ class Change(models.Model):
     )
     at = models.DateTimeField(default=timezone.now)
     kind = models.CharField(max_length=30, choices=Kind.choices)
-    values = models.JSONField(default=dict)
+    values = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-at", "-pk"]

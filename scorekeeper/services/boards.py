@@ -30,7 +30,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.i18n import clauses, listed, series
-from scorekeeper.models import Board, Entry, Night, Round, Seat, User, parse_board, player_board
+from scorekeeper.models import (
+    Board,
+    Change,
+    Entry,
+    Night,
+    Round,
+    Seat,
+    User,
+    parse_board,
+    player_board,
+)
 from scorekeeper.ofc import (
     ROWS,
     FantasylandState,
@@ -48,7 +58,7 @@ from scorekeeper.ofc import (
 )
 from scorekeeper.services.entry_keys import KEY_USED, save_entry, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import night_change
+from scorekeeper.services.locks import as_play, night_change, record
 from scorekeeper.services.rounds import check_points, close_round_if_complete
 from scorekeeper.terms import game_name, row_name
 
@@ -193,6 +203,7 @@ def record_board(
         )
         if isinstance(slot, Entry):  # an earlier try of this save went through
             return _already_saved(night, seat, slot)
+        as_play()  # a board and the round going through; for someone else, recorded below
         round_, game = slot.round, slot.game
         fantasyland = round_.fantasyland_seats
         others = list(
@@ -222,6 +233,8 @@ def record_board(
                 "updated_at": timezone.now(),
             },
         )
+        if seat.user_id != entered_by.pk:
+            record(Change.Kind.BOARD_FOR, name=seat.name, round=round_.number)
         if len(others) + 1 == len(slot.playing):
             _count_the_table(round_, game, fantasyland)
             entry.refresh_from_db()

@@ -3,9 +3,9 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scorekeeper.models import Night, User
+from scorekeeper.models import Change, Night, User
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import at_table, night_change
+from scorekeeper.services.locks import at_table, night_change, record, started_on
 
 
 @transaction.atomic
@@ -20,4 +20,5 @@ def call_off_night(*, night: Night, by: User) -> None:
             raise Refused(_("This night has rounds recorded: end it instead."))
         # A round's dealer protects its seat, so the rounds (and their entries) go first.
         locked.rounds.all().delete()
+        record(Change.Kind.NIGHT_CALLED_OFF, date=started_on(locked))  # kept on the group
         locked.delete()

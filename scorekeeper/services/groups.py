@@ -10,10 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorekeeper.models import Group, Membership, RetiredCode, User, new_invite_token
+from scorekeeper.models import Change, Group, Membership, RetiredCode, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, TABLE_RULES, RuleError, RuleKind
 from scorekeeper.services.errors import LookAlike, Refused, checked_name
-from scorekeeper.services.locks import lock_group
+from scorekeeper.services.locks import group_change, lock_group, record
 from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
     has_hidden_characters,
@@ -71,36 +71,42 @@ def create_group(*, name: str, created_by: User | None) -> Group:
     if len(name) > 60:
         raise Refused(_("A group name can have at most 60 characters."))
     group = Group.objects.create(name=name, created_by=created_by)
-    if created_by is not None:
-        Membership.objects.create(group=group, user=created_by)
+    with group_change(group, by=created_by):
+        record(Change.Kind.GROUP_CREATED, name=group.name)
+        if created_by is not None:
+            Membership.objects.create(group=group, user=created_by)
     return group
 
 
 @transaction.atomic
 def join_group(*, group: Group, user: User) -> Membership:
     """Add `user` to `group`; a former member comes back. Joining twice is harmless."""
-    membership, created = Membership.objects.select_for_update().get_or_create(
-        group=group, user=user
-    )
-    if not created and not membership.is_current:
-        membership.left_at = None
-        membership.joined_at = timezone.now()
-        membership.save(update_fields=["left_at", "joined_at"])
+    with group_change(group, by=user):
+        membership, created = Membership.objects.select_for_update().get_or_create(
+            group=group, user=user
+        )
+        if not created and not membership.is_current:
+            membership.left_at = None
+            membership.joined_at = timezone.now()
+            membership.save(update_fields=["left_at", "joined_at"])
+        record(Change.Kind.JOINED, name=user.name)  # kept only if it wrote: a join again is not
     return membership
 
 
 @transaction.atomic
 def leave_group(*, group: Group, user: User) -> None:
     """Leave; refused while seated at a night still running, whose page would vanish."""
-    lock_group(group.pk)  # nobody is seated in the instant they leave (seats.add_seat)
-    seated = group.nights.filter(
-        ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
-    )
-    if seated.exists():
-        raise Refused(
-            _("You are seated at tonight's table. Leave the table (or end the night) first.")
+    # The group's row locked: nobody is seated in the instant they leave (seats.add_seat).
+    with group_change(group, by=user):
+        seated = group.nights.filter(
+            ended_at__isnull=True, seats__user=user, seats__last_round__isnull=True
         )
-    group.memberships.current().filter(user=user).update(left_at=timezone.now())
+        if seated.exists():
+            raise Refused(
+                _("You are seated at tonight's table. Leave the table (or end the night) first.")
+            )
+        group.memberships.current().filter(user=user).update(left_at=timezone.now())
+        record(Change.Kind.LEFT, name=user.name)
 
 
 @transaction.atomic
@@ -223,11 +229,12 @@ def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
     """The group's own royalties and scoring, the defaults of its next nights
     (``{"royalties": changes, "scoring": {...}}``; ``{}`` is the standard table and 1-6).
     A night already started keeps the rules it started with."""
-    lock_group(group.pk)
-    if not group.has_member(by):
-        raise Refused(_("Only the group's members can change its house rules."))
-    group.house_rules = checked_table_rules(rules)
-    group.save(update_fields=["house_rules"])
+    with group_change(group, by=by):
+        if not group.has_member(by):
+            raise Refused(_("Only the group's members can change its house rules."))
+        before, group.house_rules = group.house_rules, checked_table_rules(rules)
+        group.save(update_fields=["house_rules"])
+        record(Change.Kind.HOUSE_RULES, before=before, after=group.house_rules)
     return group
 
 
@@ -235,17 +242,18 @@ def set_house_rules(*, group: Group, by: User, rules: dict) -> Group:
 def set_currency(*, group: Group, by: User, currency: str) -> Group:
     """The currency the group's next nights play in (an ISO 4217 code CLDR knows);
     a night already started keeps its own."""
-    lock_group(group.pk)
-    if not group.has_member(by):
-        raise Refused(_("Only the group's members can change its currency."))
-    code = currency.strip().upper()
-    if not is_currency(code):
-        raise Refused(
-            _("“%(value)s” is not a currency the app knows. Pick one from the list.")
-            % {"value": currency.strip()[:12]}
-        )
-    group.currency = code
-    group.save(update_fields=["currency"])
+    with group_change(group, by=by):
+        if not group.has_member(by):
+            raise Refused(_("Only the group's members can change its currency."))
+        code = currency.strip().upper()
+        if not is_currency(code):
+            raise Refused(
+                _("“%(value)s” is not a currency the app knows. Pick one from the list.")
+                % {"value": currency.strip()[:12]}
+            )
+        before, group.currency = group.currency, code
+        group.save(update_fields=["currency"])
+        record(Change.Kind.CURRENCY, before=before, after=code)
     return group
 
 

@@ -11,20 +11,32 @@ order. Because both doors take the group first, a fix and a payment across night
 the same group never run side by side: whichever commits second sees the first. On the
 way out each door stores the money of the nights it changed again
 (:mod:`scorekeeper.services.money`) and bumps their versions, which the phones' polls
-compare. Writes that change who belongs where (starting a night, leaving a group,
-seating a member) lock the group the same way.
+compare. Writes that change who belongs where (starting a night, joining or leaving a
+group, its house rules and currency) go through :func:`group_change`, which locks the
+group the same way.
+
+Every door keeps the record of changes (:class:`~scorekeeper.models.Change`): inside
+it the service says what it changed with :func:`record` (a kind and its values, names
+and numbers, never words), and the door writes those entries on the way out, in the
+same transaction, only when the block wrote a row and ended without an exception. A
+block that wrote rows and recorded nothing is refused with :class:`Unrecorded` (a
+programming error, raised in the tests), unless it said with :func:`as_play` that its
+writes are the game being played (a player's own total, a round going through), which
+the record leaves out. A refused change writes no entry.
 """
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.db import connection
 from django.db.models import F
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper.models import Group, Night, User
+from scorekeeper.models import Change, Group, Night, User
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.money import store_money
 
@@ -66,10 +78,102 @@ class _Writes:
 
     def __call__(self, execute: Callable, sql: str, params: Any, many: bool, context: Any) -> Any:
         # A row written to any table counts: which of them a page shows is not for the
-        # door to keep a list of (a list is what a forgotten bump came from).
-        if not self.seen and sql.lstrip()[:6].upper() in {"INSERT", "UPDATE", "DELETE"}:
+        # door to keep a list of (a list is what a forgotten bump came from). An update
+        # or delete that found no row changed nothing (an insert's count is not known
+        # before its RETURNING rows are read: it wrote one).
+        result = execute(sql, params, many, context)
+        verb = sql.lstrip()[:6].upper()
+        if not self.seen and verb == "INSERT":
             self.seen = True
-        return execute(sql, params, many, context)
+        elif not self.seen and verb in {"UPDATE", "DELETE"}:
+            self.seen = getattr(context["cursor"], "rowcount", -1) != 0
+        return result
+
+
+class Unrecorded(Exception):
+    """A change wrote rows and said nothing to the record of changes: a programming
+    error (a service that forgot :func:`record`), never shown to a person."""
+
+
+class Recorder:
+    """What the block inside a door declares for the record: each :func:`record`
+    call, or that its writes are the game being played (:func:`as_play`)."""
+
+    def __init__(self, group_ids: list[int], night_id: int | None, by: User | None) -> None:
+        self.group_ids, self.night_id, self.by = group_ids, night_id, by
+        self.entries: list[tuple[str, dict[str, Any], int | None]] = []
+        self.play = False
+
+    def write(self, writes: _Writes, door: str) -> None:
+        """On the way out of ``door``: the entries, when the block wrote a row; refused
+        when it wrote and recorded nothing."""
+        if not writes.seen:
+            return  # read only, or a save sent again: nothing changed
+        if not self.entries and not self.play:
+            raise Unrecorded(
+                f"A change through {door} wrote rows but recorded nothing: call record() "
+                "with what changed (or as_play() for the game's own play)."
+            )
+        Change.objects.bulk_create(
+            Change(
+                group_id=group_id,
+                night_id=None if kind in _OUTLIVE_THE_NIGHT else night_id or self.night_id,
+                by=self.by,
+                kind=kind,
+                values=values,
+            )
+            for group_id in self.group_ids
+            for kind, values, night_id in self.entries
+        )
+
+
+# The entries kept when their night is gone: a night called off is deleted with it.
+_OUTLIVE_THE_NIGHT = {Change.Kind.NIGHT_CALLED_OFF}
+
+_recorder: ContextVar[Recorder | None] = ContextVar("change_recorder", default=None)
+
+
+def record(kind: Change.Kind, *, of_night: Night | None = None, **values: Any) -> None:
+    """Put a change on the record: its kind and its values (names, numbers, codes,
+    lists and dicts of those; never words, which the reader's language gives where it
+    is shown, :mod:`scorekeeper.reads.changes`). Called inside a door, which writes it
+    on the way out, with who and when, if the change went through; on the door's night,
+    or ``of_night`` (a night the change made)."""
+    recorder = _recorder.get()
+    if recorder is None:
+        raise Unrecorded("record() is called inside a door (night_change, nights_change...).")
+    recorder.entries.append((str(kind), values, of_night.pk if of_night else None))
+
+
+def as_play() -> None:
+    """The block's writes are the game being played (a player's own total or board,
+    a round going through), not a change the record keeps."""
+    recorder = _recorder.get()
+    if recorder is None:
+        raise Unrecorded("as_play() is called inside a door.")
+    recorder.play = True
+
+
+def started_on(night: Night) -> str:
+    """The day a night started, as the record keeps it (ISO, the site's time zone)."""
+    return timezone.localdate(night.started_at).isoformat()
+
+
+@contextmanager
+def _recording(
+    group_ids: list[int], night_id: int | None, by: User | None, door: str
+) -> Iterator[None]:
+    """Watch the block's writes and collect its :func:`record` calls; on a clean way
+    out, write the entries (or refuse a change that recorded nothing)."""
+    recorder = Recorder(group_ids, night_id, by)
+    writes = _Writes()
+    token = _recorder.set(recorder)
+    try:
+        with connection.execute_wrapper(writes):
+            yield
+    finally:
+        _recorder.reset(token)
+    recorder.write(writes, door)
 
 
 @contextmanager
@@ -100,7 +204,8 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     if refusal:
         raise Refused(refusal)
     writes = _Writes()
-    with connection.execute_wrapper(writes):
+    recording = _recording([locked.group_id], locked.pk, by, "night_change")
+    with connection.execute_wrapper(writes), recording:
         yield locked
     if writes.seen:
         store_money([locked.pk])
@@ -152,8 +257,37 @@ def nights_change(group: Group, *, by: User, may: GroupRule) -> Iterator[NightsT
     if refusal:
         raise Refused(refusal)
     touched = NightsTouched()
-    yield touched
+    with _recording([locked.pk], None, by, "nights_change"):
+        yield touched
     night_ids = _lock_nights(touched.money | touched.shown)
     if night_ids:
         store_money(touched.money)
         Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)
+
+
+@contextmanager
+def group_change(group: Group, *, by: User | None) -> Iterator[Group]:
+    """The door for a change to who belongs to ``group`` and how it plays and pays
+    (starting a night, joining, leaving, its house rules and currency): the group's
+    row locked until the transaction ends (the first lock, as everywhere), the change
+    recorded as made by ``by``. Who may is the service's to check inside. Call inside
+    ``transaction.atomic``."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("A group is changed inside transaction.atomic.")
+    lock_group(group.pk)
+    with _recording([group.pk], None, by, "group_change"):
+        yield group
+
+
+@contextmanager
+def member_change(user: User) -> Iterator[None]:
+    """The door for a change to ``user``'s own details that their groups see (how they
+    like to be paid): recorded on each group they are in now. It locks no group: the
+    change is to ``user``'s own rows. Call inside ``transaction.atomic``."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("A member's details change inside transaction.atomic.")
+    group_ids = list(
+        user.memberships.current().order_by("group_id").values_list("group_id", flat=True)
+    )
+    with _recording(group_ids, None, user, "member_change"):
+        yield

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.converters import new_link_token
-from scorekeeper.models import Group, Night, Round, Seat, User
+from scorekeeper.models import Change, Group, Night, Round, Seat, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import (
@@ -21,7 +21,7 @@ from scorekeeper.services.groups import (
     checked_house_rules,
     checked_table_rules,
 )
-from scorekeeper.services.locks import at_table, lock_group, night_change
+from scorekeeper.services.locks import at_table, group_change, night_change, record, started_on
 from scorekeeper.table.names import taken_by
 from scorekeeper.terms import game_name
 
@@ -56,75 +56,76 @@ def start_night(
     A night already running in the group is usually the same table tapped twice, so a
     second one needs `beside_running` (a second table the same evening).
     """
-    lock_group(group.pk)  # one start at a time
-    running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
-    if running is not None and not beside_running:
-        by = running.started_by.name if running.started_by else _("someone")
-        raise Refused(
-            _(
-                "A night is already running, started by %(name)s. Open it from the group "
-                "page, or tick “Start a second table” to play two nights at once."
+    with group_change(group, by=started_by):  # one start at a time
+        running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
+        if running is not None and not beside_running:
+            by = running.started_by.name if running.started_by else _("someone")
+            raise Refused(
+                _(
+                    "A night is already running, started by %(name)s. Open it from the group "
+                    "page, or tick “Start a second table” to play two nights at once."
+                )
+                % {"name": by}
             )
-            % {"name": by}
-        )
-    if game_id not in PRESETS:
-        raise Refused(_("Pick one of the games on the list."))
-    checked_house_rules(rules)
-    game = PRESETS[game_id].with_house_rules(rules)
-    if not game.min_players <= len(seats) <= game.max_players:
-        raise Refused(
-            _("%(game)s takes %(least)d to %(most)d players, got %(count)d.")
-            % {
-                "game": game_name(game),
-                "least": game.min_players,
-                "most": game.max_players,
-                "count": len(seats),
-            }
-        )
-    if not 0 <= first_dealer < len(seats):
-        raise Refused(_("Pick who deals first among the players."))
-    if point_cents < 0:
-        raise Refused(_("The point value cannot be negative."))
-    member_ids = set(group.memberships.current().values_list("user_id", flat=True))
-    names: list[str] = []
-    for request in seats:
-        if request.user is not None:
-            if request.user.pk not in member_ids:
-                raise Refused(_("%(name)s is not in this group.") % {"name": request.user.name})
-            names.append(request.user.name)
-        else:
-            names.append(checked_name(request.guest_name))
-    lowered = [name.lower() for name in names]
-    duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
-    if duplicates:
-        raise Refused(
-            _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
-        )
-    guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
-    check_guest_names(group, guests)
-    check_names_apart(group, guests, seated=names)
+        if game_id not in PRESETS:
+            raise Refused(_("Pick one of the games on the list."))
+        checked_house_rules(rules)
+        game = PRESETS[game_id].with_house_rules(rules)
+        if not game.min_players <= len(seats) <= game.max_players:
+            raise Refused(
+                _("%(game)s takes %(least)d to %(most)d players, got %(count)d.")
+                % {
+                    "game": game_name(game),
+                    "least": game.min_players,
+                    "most": game.max_players,
+                    "count": len(seats),
+                }
+            )
+        if not 0 <= first_dealer < len(seats):
+            raise Refused(_("Pick who deals first among the players."))
+        if point_cents < 0:
+            raise Refused(_("The point value cannot be negative."))
+        member_ids = set(group.memberships.current().values_list("user_id", flat=True))
+        names: list[str] = []
+        for request in seats:
+            if request.user is not None:
+                if request.user.pk not in member_ids:
+                    raise Refused(_("%(name)s is not in this group.") % {"name": request.user.name})
+                names.append(request.user.name)
+            else:
+                names.append(checked_name(request.guest_name))
+        lowered = [name.lower() for name in names]
+        duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
+        if duplicates:
+            raise Refused(
+                _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
+            )
+        guests = [name for name, request in zip(names, seats, strict=True) if request.user is None]
+        check_guest_names(group, guests)
+        check_names_apart(group, guests, seated=names)
 
-    night = Night.objects.create(
-        group=group,
-        game=game_id,
-        rules=rules,
-        point_cents=point_cents,
-        currency=group.currency,
-        loss_cap_cents=loss_cap_cents,
-        started_by=started_by,
-    )
-    created = [
-        Seat.objects.create(night=night, position=index + 1, user=request.user, name=name)
-        for index, (request, name) in enumerate(zip(seats, names, strict=True))
-    ]
-    Round.objects.create(night=night, number=1, dealer=created[first_dealer])
-    group.default_game = game_id
-    # The table's own royalties and scoring are the group's to set (set_house_rules):
-    # a night that changes them for itself leaves the group's as they were.
-    group.default_rules = {name: value for name, value in rules.items() if name in HOUSE_RULES}
-    group.default_point_cents = point_cents
-    group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
-    return night
+        night = Night.objects.create(
+            group=group,
+            game=game_id,
+            rules=rules,
+            point_cents=point_cents,
+            currency=group.currency,
+            loss_cap_cents=loss_cap_cents,
+            started_by=started_by,
+        )
+        created = [
+            Seat.objects.create(night=night, position=index + 1, user=request.user, name=name)
+            for index, (request, name) in enumerate(zip(seats, names, strict=True))
+        ]
+        Round.objects.create(night=night, number=1, dealer=created[first_dealer])
+        group.default_game = game_id
+        # The table's own royalties and scoring are the group's to set (set_house_rules):
+        # a night that changes them for itself leaves the group's as they were.
+        group.default_rules = {name: value for name, value in rules.items() if name in HOUSE_RULES}
+        group.default_point_cents = point_cents
+        group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
+        record(Change.Kind.NIGHT_STARTED, of_night=night, date=started_on(night))
+        return night
 
 
 _MEMBER_NOT_A_GUEST = gettext_lazy(
@@ -178,8 +179,9 @@ def change_night_rules(*, night: Night, by: User, table_rules: dict) -> Night:
             raise Refused(_("This night's rules are fixed: its first round is recorded."))
         checked_table_rules(table_rules)
         switches = {name: value for name, value in night.rules.items() if name not in TABLE_RULES}
-        night.rules = {**switches, **table_rules}
+        before, night.rules = night.rules, {**switches, **table_rules}
         night.save(update_fields=["rules"])
+        record(Change.Kind.NIGHT_RULES, game=night.game, before=before, after=night.rules)
         return night
 
 
@@ -192,6 +194,7 @@ def end_night(*, night: Night, by: User) -> Night:
         night.rounds.filter(recorded_at__isnull=True).delete()
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
+        record(Change.Kind.NIGHT_ENDED)
         transaction.on_commit(lambda: night_ended.send(sender=Night, night=night), robust=True)
         return night
 
@@ -203,6 +206,7 @@ def share_screen(*, night: Night, by: User) -> Night:
         if night.screen_token is None:
             night.screen_token = new_link_token()
             night.save(update_fields=["screen_token"])
+            record(Change.Kind.SCREEN_SHARED)
         return night
 
 
@@ -212,4 +216,5 @@ def stop_sharing_screen(*, night: Night, by: User) -> Night:
     with night_change(night, by=by, may=at_table) as night:
         night.screen_token = None
         night.save(update_fields=["screen_token"])
+        record(Change.Kind.SCREEN_STOPPED)
         return night

@@ -6,9 +6,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.dates import moment
-from scorekeeper.models import PayDetails, User
+from scorekeeper.models import Change, PayDetails, User
 from scorekeeper.models.pay_details import LINK_FIELDS
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.locks import member_change, record
 from scorekeeper.table.paying import BadIban, BadLink, Service, check_bic, check_iban, check_link
 
 
@@ -59,5 +60,7 @@ def save_pay_details(
         details.full_clean(validate_unique=False)
     except ValidationError as problem:
         raise Refused(" ".join(problem.messages)) from None
-    details.save()
+    with member_change(user):
+        details.save()
+        record(Change.Kind.PAY_DETAILS, name=user.name)  # that they changed, never the values
     return details

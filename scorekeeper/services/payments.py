@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scorekeeper.i18n import money
-from scorekeeper.models import Group, Night, Payment, Seat, User
+from scorekeeper.models import Change, Group, Night, Payment, Seat, User
 from scorekeeper.models.owed import (
     CANNOT_FOLD,
     HalfPaidAcross,
@@ -24,7 +24,7 @@ from scorekeeper.models.owed import (
 from scorekeeper.models.payments import TabPart, TabPayment
 from scorekeeper.models.settlements import PAID_ACROSS, payment_lines, same_money_question
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import in_group, member_of, night_change, nights_change
+from scorekeeper.services.locks import in_group, member_of, night_change, nights_change, record
 
 
 @transaction.atomic
@@ -71,6 +71,7 @@ def mark_paid(
         payment, _created = Payment.objects.get_or_create(
             night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
         )
+        record(Change.Kind.PAID, **_line(payer.name, payee.name, cents, night.currency))
         return payment
 
 
@@ -81,6 +82,8 @@ def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
         if payment.night_id != night.pk:
             raise Refused(_("That payment belongs to another night."))
         Payment.objects.filter(pk=payment.pk).delete()
+        names = (payment.payer.name, payment.payee.name)
+        record(Change.Kind.UNPAID, **_line(*names, payment.cents, night.currency))
 
 
 @transaction.atomic
@@ -163,6 +166,7 @@ def pay_owed(
                     _("That payment does not fit what the nights say. Check the amounts.")
                 )
         TabPart.objects.bulk_create(parts)
+        record(Change.Kind.OWED_PAID, **_line(tab.payer_name, tab.payee_name, cents, currency))
         touched.changed_money(part.seat.night_id for part in parts)
         touched.changed_pages(_nights_showing(tab))
         return tab
@@ -188,6 +192,8 @@ def undo_owed_payment(*, group: Group, payment: TabPayment, by: User) -> TabPaym
         touched.changed_money(part.seat.night_id for part in found.parts.all())
         touched.changed_pages(_nights_showing(found))
         found.delete()  # its parts go with it
+        names = (found.payer_name, found.payee_name)
+        record(Change.Kind.OWED_UNDONE, **_line(*names, found.cents, found.currency))
         return found
 
 
@@ -202,6 +208,12 @@ def set_settle_everything(*, group: Group, on: bool, by: User) -> None:
         ):
             # Every finished night's settlement folds earlier nights in, or stops to.
             touched.changed_pages(group.nights.values_list("pk", flat=True))
+            record(Change.Kind.SETTLE_EVERYTHING_ON if on else Change.Kind.SETTLE_EVERYTHING_OFF)
+
+
+def _line(payer: str, payee: str, cents: int, currency: str) -> dict:
+    """A payment's values on the record of changes."""
+    return {"payer": payer, "payee": payee, "cents": cents, "currency": currency}
 
 
 def _anyone(group: Group, user: User) -> str:

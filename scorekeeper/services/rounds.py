@@ -14,6 +14,7 @@ from scorekeeper.dates import time_of_day
 from scorekeeper.i18n import clauses, difference, money
 from scorekeeper.models import (
     MAX_POINTS,
+    Change,
     Entry,
     Night,
     Round,
@@ -27,7 +28,7 @@ from scorekeeper.ofc import FantasylandState, Game, may_stay, next_fantasyland
 from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import at_table, night_change
+from scorekeeper.services.locks import as_play, at_table, night_change, record
 from scorekeeper.table.button import next_dealer
 from scorekeeper.table.formatting import signed
 
@@ -106,6 +107,7 @@ def record_entry(
         )
         if isinstance(slot, Entry):  # an earlier try of this save went through
             return EntryResult(slot, round_recorded=False, already_saved=True)
+        as_play()  # a total and the round going through; for someone else, recorded below
         round_, existing, game = slot.round, slot.existing, slot.game
         current = round_.fantasyland_seats.get(seat.pk)
         _check_fantasyland_claim(game, seat, current, fantasyland_made, fantasyland_stayed)
@@ -136,11 +138,13 @@ def record_entry(
             key=key,
             values={**values, "entered_by": entered_by, "updated_at": timezone.now()},
         )
+        if seat.user_id != entered_by.pk:
+            record(Change.Kind.TOTAL_FOR, name=seat.name, round=round_.number, points=points)
         if existing is not None and existing.points != points and round_.edits.exists():
             # A reopened round: its history keeps every change, not only those of the fix page.
-            RoundEdit.objects.create(
-                round=round_, edited_by=entered_by, changes=[[seat.name, existing.points, points]]
-            )
+            changes = [[seat.name, existing.points, points]]
+            RoundEdit.objects.create(round=round_, edited_by=entered_by, changes=changes)
+            record(Change.Kind.ROUND_FIXED, round=round_.number, changes=changes)
         recorded = close_round_if_complete(night, round_, slot.playing, game)
         return EntryResult(entry, round_recorded=recorded)
 
@@ -290,6 +294,7 @@ def edit_round(
                 entry.save(update_fields=["points"])
         if changes:
             RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
+            record(Change.Kind.ROUND_FIXED, round=number, changes=changes)
         return round_
 
 
@@ -340,4 +345,5 @@ def undo_last_round(*, night: Night, by: User) -> Round:
         last.save(update_fields=["recorded_at", "recorded_sum", "reopened_by"])
         store_card_results([last.pk])  # a round not recorded has no card results
         RoundEdit.objects.create(round=last, edited_by=by, changes=[], kind=RoundEdit.Kind.UNDO)
+        record(Change.Kind.ROUND_UNDONE, round=last.number)
         return last

@@ -3,10 +3,10 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scorekeeper.models import Night, Round, Seat, User
+from scorekeeper.models import Change, Night, Round, Seat, User
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import check_names_apart
-from scorekeeper.services.locks import at_table, in_group, night_change
+from scorekeeper.services.locks import at_table, in_group, night_change, record
 from scorekeeper.services.nights import check_guest_names
 from scorekeeper.table.button import at_or_after, next_dealer
 from scorekeeper.terms import game_name
@@ -26,7 +26,7 @@ def add_seat(
 ) -> Seat:
     """A late arrival takes a seat before `position` (or last) and is dealt the next hand."""
     with night_change(night, by=by, may=at_table) as night:
-        return _seat(night, user=user, guest_name=guest_name, position=position)
+        return _seat(night, user=user, guest_name=guest_name, position=position, recorded=True)
 
 
 @transaction.atomic
@@ -34,10 +34,14 @@ def deal_me_in(*, night: Night, user: User) -> Seat:
     """A member of the group who is not seated takes the last seat from the next hand,
     with one tap from the night page: any member now may, as they may follow the night."""
     with night_change(night, by=user, may=in_group) as night:
-        return _seat(night, user=user, guest_name="", position=night.seats.count() + 1)
+        seat = _seat(night, user=user, guest_name="", position=night.seats.count() + 1)
+        record(Change.Kind.DEALT_IN, name=seat.name, position=seat.position)
+        return seat
 
 
-def _seat(night: Night, *, user: User | None, guest_name: str, position: int) -> Seat:
+def _seat(
+    night: Night, *, user: User | None, guest_name: str, position: int, recorded: bool = False
+) -> Seat:
     """The seat of :func:`add_seat` and :func:`deal_me_in`, at the locked ``night``."""
     if night.is_over:
         raise Refused(_("This night is over."))
@@ -97,6 +101,9 @@ def _seat(night: Night, *, user: User | None, guest_name: str, position: int) ->
         seat = Seat.objects.create(
             night=night, position=position, user=user, name=name, first_round=number
         )
+    if recorded:
+        kind = Change.Kind.SEAT_BACK if earlier is not None else Change.Kind.SEAT_ADDED
+        record(kind, name=seat.name, position=seat.position)
     return seat
 
 
@@ -118,6 +125,7 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
         fantasyland = {k: v for k, v in round_.fantasyland.items() if int(k) != seat.pk}
         dealer = _dealer_without(night, round_, remaining, fantasyland)
         Round.objects.filter(pk=round_.pk).update(fantasyland=fantasyland, dealer=dealer)
+        record(Change.Kind.SEAT_LEFT, name=seat.name, round=number)
         if seat.first_round >= number and not seat.entries.exists():
             seat.delete()  # never played a hand tonight: nothing to keep
         else:

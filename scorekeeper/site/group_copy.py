@@ -33,6 +33,7 @@ from scorekeeper.models import (
     SignInCode,
     User,
 )
+from scorekeeper.models.changes import Change
 from scorekeeper.models.groups import new_invite_token
 from scorekeeper.models.nights import RoundEdit
 from scorekeeper.models.pay_details import PayDetails
@@ -68,6 +69,8 @@ OF_THE_GROUP: dict[type[models.Model], str] = {
     TabPart: "payment__group",
     SeatDraw: "night__group",
     Season: "group",
+    # The group's record of changes is its history: it travels with it.
+    Change: "group",
 }
 
 # An account's own rows, which no group owns: how someone likes to be paid stays with

@@ -4,7 +4,7 @@ round went through."""
 import pytest
 from django.apps import apps
 
-from scorekeeper.models import Entry, Group, Night, Round, Seat, SeatDraw, User
+from scorekeeper.models import Change, Entry, Group, Night, Round, Seat, SeatDraw, User
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.call_off import call_off_night
 from scorekeeper.services.errors import Refused
@@ -29,6 +29,7 @@ def anna() -> User:
 def test_a_night_without_rounds_goes_with_its_seats_open_round_and_typed_totals(make_night):
     kept = finish(play(make_night(), {"Anna": 3, "Bram": -1, "Chris": -2}))
     before = row_counts()
+    changes_before = Change.objects.order_by("pk").values_list("pk", flat=True).last()
     kept_rows = (
         list(Night.objects.values()),
         list(Seat.objects.values()),
@@ -42,7 +43,13 @@ def test_a_night_without_rounds_goes_with_its_seats_open_round_and_typed_totals(
     call_off_night(night=mistake, by=anna())
 
     assert not Night.objects.filter(pk=mistake.pk).exists()
-    assert row_counts() == before  # nothing of it is left, in any table
+    # Nothing of it is left, in any table, but the group's record of changes: that it
+    # was started and called off (issue 33).
+    assert {**row_counts(), "Change": 0} == {**before, "Change": 0}
+    assert list(Change.objects.filter(pk__gt=changes_before).values_list("kind", "night")) == [
+        (Change.Kind.NIGHT_CALLED_OFF, None),
+        (Change.Kind.NIGHT_STARTED, None),
+    ]
     assert kept_rows == (
         list(Night.objects.values()),
         list(Seat.objects.values()),
