@@ -82,10 +82,10 @@ class Way:
 
 def shoot(page, name: str, *, dark: bool = False) -> None:
     """A full-page screenshot at the phone's width, light (and dark when asked)."""
-    page.screenshot(path=str(SHOTS / f"390-light-{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"390-light-{name}.png"), full_page=True, caret="initial")
     if dark:
         page.emulate_media(color_scheme="dark")
-        page.screenshot(path=str(SHOTS / f"390-dark-{name}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"390-dark-{name}.png"), full_page=True, caret="initial")
         page.emulate_media(color_scheme="light")
 
 
@@ -175,7 +175,9 @@ def test_four_phones_get_in_by_terminal_qr_typed_code_group_qr_and_a_member_s_si
     ways.append(by_qr)
     anna.reload()
     by_qr.start()
-    link = by_qr.scan(lambda: decode_png(anna.locator("#invite .qr-box").screenshot()))
+    link = by_qr.scan(
+        lambda: decode_png(anna.locator("#invite .qr-box").screenshot(caret="initial"))
+    )
     assert link == group.invite_url(live_server.url)
     chris.goto(link)
     by_qr.fill(chris, "#id_signup-name", "Chris")
@@ -215,7 +217,9 @@ def test_four_phones_get_in_by_terminal_qr_typed_code_group_qr_and_a_member_s_si
     with new_phone.off_the_clock():
         assert fits(anna)
         shoot(anna, "sign-in-code")
-    link = new_phone.scan(lambda: decode_png(anna.locator(".sign-in-code .qr-box").screenshot()))
+    link = new_phone.scan(
+        lambda: decode_png(anna.locator(".sign-in-code .qr-box").screenshot(caret="initial"))
+    )
     shown = anna.get_by_test_id("sign-in-code").inner_text()
     assert link.endswith(f"/signin/{shown.replace('-', '')}/"), (link, shown)
     chris.goto(link)
