@@ -5,6 +5,7 @@ from scorekeeper.views import (
     accounts,
     boards,
     call_off,
+    changes,
     groups,
     imports,
     nights,
@@ -51,6 +52,7 @@ GROUP_PAGES = [
     ("owed/pay/", results.owed_pay, "owed_pay"),
     ("owed/paid/<id:payment_id>/undo/", results.owed_undo, "owed_undo"),
     ("members/<id:user_id>/sign-in/", sign_ins.member_sign_in_code, "member_sign_in_code"),
+    ("changes/", changes.group_changes_view, "group_changes"),
 ]
 
 NIGHT_PAGES = [
@@ -59,6 +61,7 @@ NIGHT_PAGES = [
     ("entry/", nights.entry_save, "entry_save"),
     ("end/", nights.night_end, "night_end"),
     ("call-off/", call_off.night_call_off, "night_call_off"),
+    ("log/", changes.night_log, "night_log"),
     ("rules/", rules.night_rules, "night_rules"),
     ("rounds/", rounds.night_rounds, "night_rounds"),
     ("rounds/<id:number>/edit/", rounds.round_edit, "round_edit"),
