@@ -15,6 +15,7 @@ import os
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,7 +37,7 @@ from django.utils import timezone  # noqa: E402
 
 QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
 SHORT, LONG = (2, 40) if QUICK else (10, 1000)
-FEW, MANY = (2, 30) if QUICK else (10, 300)  # finished nights of a group
+FEW, SOME, MANY = (2, 10, 30) if QUICK else (10, 100, 300)  # finished nights of a group
 LOADS = 1 if QUICK else 5
 
 
@@ -91,22 +92,35 @@ def pages(night, user) -> dict[str, str]:
 
 
 def a_group_of_nights(users, nights: int):
-    """A group of ``users`` with ``nights`` finished nights, one round each."""
+    """A group of ``users`` with ``nights`` finished nights, one round each, every
+    third day back from today (300 of them run over three calendar years)."""
     from bench.tables import a_group, a_night, play, spread
+    from scorekeeper.models import Night
     from scorekeeper.services.nights import end_night
 
     group = a_group(f"Bench {nights} nights", users)
+    now = timezone.now()
     for number in range(1, nights + 1):
         night = a_night(group, users)
         play(night, users[0], [spread(number)])
         end_night(night=night, by=users[0])
+        days = timedelta(days=3 * (nights - number))
+        Night.objects.filter(pk=night.pk).update(
+            started_at=now - days, ended_at=now - days + timedelta(hours=3)
+        )
     return group
 
 
 def group_pages(group, user) -> dict[str, str]:
+    """The group's pages; the all-nights table and a player's page also by season,
+    this calendar year (at 300 nights it holds about a third of them)."""
+    year = timezone.localdate().year
     return {
         "group page": f"/groups/{group.pk}/",
+        "group table": f"/groups/{group.pk}/table/",
+        f"group table, {year}": f"/groups/{group.pk}/table/?season={year}",
         "player history": f"/groups/{group.pk}/players/{user.pk}/",
+        f"player, {year}": f"/groups/{group.pk}/players/{user.pk}/?season={year}",
     }
 
 
@@ -155,7 +169,7 @@ def main() -> None:
         }
 
     by_nights = {}
-    for nights in (FEW, MANY):
+    for nights in (FEW, SOME, MANY):
         group = a_group_of_nights(users, nights)
         by_nights[nights] = {
             label: measure(client, url) for label, url in group_pages(group, users[0]).items()
@@ -163,18 +177,24 @@ def main() -> None:
 
     print(f"Pages at {SHORT} rounds and at {LONG} (best of {LOADS} loads; goal: within 3x)")
     _table(figures[SHORT], figures[LONG])
-    print(f"A group's pages at {FEW} finished nights and at {MANY} (the same loads and goal)")
-    _table(by_nights[FEW], by_nights[MANY])
+    print(
+        f"A group's pages at {FEW} finished nights, at {SOME} and at {MANY}"
+        " (the same loads and goal)"
+    )
+    _table(by_nights[FEW], by_nights[SOME], by_nights[MANY])
     firsts = ", ".join(f"{seconds * 1000:.1f} ms" for seconds in FIRST_BYTES.values())
     print(f"  exports are streamed: their first bytes after {firsts}")
 
 
-def _table(short_figures: dict, long_figures: dict) -> None:
+def _table(short_figures: dict, *longer: dict) -> None:
+    """Each page's figures at each size side by side, then its time at each longer
+    size over its time at the first."""
     half = f"{'ms':>7} {'q':>3} {'KB':>6} {'gz KB':>6}"
-    print(f"  {'':<15} {half}  | {half} | x time")
+    print(f"  {'':<20} {' | '.join([half] * (1 + len(longer)))} | x time")
     for label, short in short_figures.items():
-        long = long_figures[label]
-        print(f"  {label:<15} {_row(short)}  | {_row(long)} | {long[0] / short[0]:5.1f}")
+        rows = [short, *(figures[label] for figures in longer)]
+        ratios = " ".join(f"{figures[label][0] / short[0]:5.1f}" for figures in longer)
+        print(f"  {label:<20} {' | '.join(_row(row) for row in rows)} | {ratios}")
 
 
 def _row(figures: tuple[float, int, int, int]) -> str:
