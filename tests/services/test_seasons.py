@@ -2,6 +2,7 @@
 refused in words for a name twice, two seasons starting the same day and a date that
 cannot be read."""
 
+import json
 from datetime import date
 
 import pytest
@@ -10,8 +11,8 @@ from scorekeeper.models import Season
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.seasons import add_season, remove_season
-from scorekeeper.site.group_copy import OF_THE_GROUP
-from scorekeeper.site.import_checks import ROW_CHECKS
+from scorekeeper.site.group_copy import import_group, write_group
+from scorekeeper.site.import_checks import BackupError
 
 
 @pytest.fixture
@@ -90,6 +91,22 @@ def test_another_groups_season_of_the_same_name_and_day_is_its_own(group, make_g
     assert Season.objects.count() == 2
 
 
-def test_a_groups_copy_and_a_file_brought_in_know_seasons():
-    assert OF_THE_GROUP[Season] == "group"
-    assert Season in ROW_CHECKS
+def test_a_groups_copy_carries_its_seasons(group, tmp_path):
+    add_season(group=group, by=anna(group), name="Winter", starts_on=date(2026, 9, 1))
+    path = tmp_path / "group.json"
+    write_group(path, group.pk)
+    copy, _renamed, counts = import_group(path)
+    assert counts["scorekeeper.Season"] == 1
+    assert [(s.name, s.starts_on) for s in copy.seasons.all()] == [("Winter", date(2026, 9, 1))]
+
+
+def test_a_file_with_a_season_as_no_page_would_take_it_is_refused_in_words(group, tmp_path):
+    add_season(group=group, by=anna(group), name="Winter", starts_on=date(2026, 9, 1))
+    path = tmp_path / "group.json"
+    write_group(path, group.pk)
+    document = json.loads(path.read_text())
+    season = next(row for row in document["objects"] if row["model"] == "scorekeeper.season")
+    season["fields"]["name"] = "Win\u200bter"
+    path.write_text(json.dumps(document))
+    with pytest.raises(BackupError, match=r"\(season Win<U\+200B>ter\), name: A season's name"):
+        import_group(path)

@@ -236,3 +236,30 @@ def test_a_member_of_another_group_gets_a_404(group, login, make_group):
         client.post(seasons_url(group), {"name": "X", "starts_on": "2026-01-01"}).status_code == 404
     )
     assert not Season.objects.exists()
+
+
+def test_a_players_older_nights_of_a_season_stay_in_that_season(night_on, group, login):
+    for day in range(1, 23):
+        night_on(datetime(2026, 1, day, 20, tzinfo=AMSTERDAM), day)
+    night_on(datetime(2025, 5, 1, 20, tzinfo=AMSTERDAM), 1)
+    bram = group.memberships.get(user__name="Bram").user
+    url = reverse("player_history", args=[group.pk, bram.pk])
+    client = login("Anna")
+    page = client.get(url + "?season=2026").content.decode()
+    older = re.search(r'<a class="button" href="([^"]+)">Older nights</a>', page).group(1)
+    assert older.endswith("&amp;season=2026")
+    rest = client.get(older.replace("&amp;", "&"), headers={"HX-Request": "true"})
+    rows = rest.content.decode()
+    # 22 nights of 2026, 20 a page: the last two, and not the night of 2025.
+    assert re.findall(r">(\w+ \d+, \d+)</a>", rows) == ["Jan 2, 2026", "Jan 1, 2026"]
+    assert "Older nights" not in rows
+
+
+def test_the_picker_and_the_season_are_said_in_the_readers_language(night_on, group, login):
+    night_on(datetime(2026, 3, 1, 20, tzinfo=AMSTERDAM), 3)
+    client = login("Anna")
+    response = client.get(
+        reverse("group_table", args=[group.pk]) + "?season=2026",
+        headers={"Accept-Language": "zh-hans"},
+    )
+    assert ">2026年</a>" in response.content.decode()
