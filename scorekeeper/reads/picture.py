@@ -98,7 +98,7 @@ def _payments(results: NightResults, folded: Folded | None, colour_of: dict[int,
         if line.is_paid:
             state = gettext("Paid ✓")
         elif line.paid_across:
-            state = gettext("Paid across nights") + " ✓"
+            state = gettext("Paid across nights ✓")
         lines.append(
             {
                 "words": line_words(line, "", results.night.currency),

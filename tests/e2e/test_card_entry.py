@@ -74,7 +74,9 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
     for page in phones.values():
         page.goto(f"/nights/{night.pk}/")
         expect(page.locator(".round-no")).to_have_text("Round 2")
-        expect(page.get_by_test_id("fantasyland")).to_contain_text("Bram plays Fantasyland (14 cards)")
+        expect(page.get_by_test_id("fantasyland")).to_contain_text(
+            "Bram plays Fantasyland (14 cards)"
+        )
         standings = page.locator(".standings")
         for total in ("+7", "+17", "−24"):
             expect(standings).to_contain_text(total)
