@@ -53,6 +53,7 @@ class Migration(migrations.Migration):
                             ("joined", "Joined"),
                             ("left", "Left"),
                             ("pay_details", "Pay Details"),
+                            ("nights_imported", "Nights Imported"),
                         ],
                         max_length=30,
                     ),

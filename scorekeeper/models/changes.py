@@ -49,6 +49,7 @@ class Change(models.Model):
         JOINED = "joined"
         LEFT = "left"
         PAY_DETAILS = "pay_details"
+        NIGHTS_IMPORTED = "nights_imported"
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")
     # Kept when the night is called off (deleted): the change stays on the group's record.

@@ -14,6 +14,7 @@ from typing import Any
 from babel.numbers import get_currency_name
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scorekeeper.dates import day, moment
 from scorekeeper.i18n import language, money, series
@@ -199,5 +200,13 @@ _SENTENCES: dict[Change.Kind, Words] = {
     Change.Kind.LEFT: lambda by, v: _("%(name)s left the group.") % {"name": v["name"]},
     Change.Kind.PAY_DETAILS: lambda by, v: (
         _("%(name)s changed their pay details.") % {"name": v["name"]}
+    ),
+    Change.Kind.NIGHTS_IMPORTED: lambda by, v: (
+        ngettext(
+            "%(by)s brought in %(count)d past night from a spreadsheet.",
+            "%(by)s brought in %(count)d past nights from a spreadsheet.",
+            v["count"],
+        )
+        % {"by": by, "count": v["count"]}
     ),
 }

@@ -26,9 +26,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.models import Entry, Group, Night, Payment, Round, Seat, User
+from scorekeeper.models.changes import Change
 from scorekeeper.ofc import PRESETS, OFCError
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import lock_group
+from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.money import store_money
 from scorekeeper.table.settlement import settle
 from scorekeeper.table.spreadsheet import SheetNight, adds_up, match_people
@@ -101,12 +102,20 @@ def _rules(group: Group, game: str) -> dict:
 def import_nights(
     *, group: Group, nights: list[SheetNight], by: User, settled: bool
 ) -> list[Night]:
-    """Make ``nights`` finished nights of ``group``, all or none, in one transaction:
-    the group locked first (the lock order), each night checked again (every round adds
-    up to zero), its seats, its recorded rounds and their entries written, and each
-    seat's figures stored. With ``settled`` each night's settlement is marked paid by
-    ``by``, so it leaves nothing owed."""
-    lock_group(group.pk)
+    """Make ``nights`` finished nights of ``group``, all or none, in one transaction,
+    through the group's door (the group locked first, the import on its record): each
+    night checked again (every round adds up to zero), its seats, its recorded rounds
+    and their entries written, and each seat's figures stored. With ``settled`` each
+    night's settlement is marked paid by ``by``, so it leaves nothing owed."""
+    with group_change(group, by=by):
+        made = _write_nights(group=group, nights=nights, by=by, settled=settled)
+        record(Change.Kind.NIGHTS_IMPORTED, count=len(made), settled=settled)
+    return made
+
+
+def _write_nights(
+    *, group: Group, nights: list[SheetNight], by: User, settled: bool
+) -> list[Night]:
     if not group.has_member(by):
         raise Refused(_("%(name)s is not in this group.") % {"name": by.name})
     if not nights:

@@ -24,6 +24,7 @@ from scorekeeper.services import (
     boards,
     call_off,
     groups,
+    imports,
     nights,
     pay_details,
     payments,
@@ -35,6 +36,7 @@ from scorekeeper.services import (
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import Unrecorded, night_change
 from scorekeeper.table.people import person_key
+from scorekeeper.table.spreadsheet import read_sheet
 from tests.helpers import enter, finish, log_in, make_group, make_user, play, seats_of
 from tests.services.test_night_door import ANNA_BOARD
 
@@ -223,6 +225,19 @@ def _case_same_table(night):
     )
 
 
+def _case_import(night):
+    sheet = read_sheet(
+        b"date;name;points\n7-3-2024;Anna;+4\n7-3-2024;Bram;-4\n",
+        currency="EUR",
+        point_cents=10,
+        games=imports.game_names(),
+    )
+    assert not sheet.problems
+    return lambda: imports.import_nights(
+        group=night.group, nights=list(sheet.nights), by=user("Anna"), settled=True
+    )
+
+
 def _case_create_group(night):
     make_user("Chris")
     return lambda: groups.create_group(name="Sunday OFC", created_by=user("Chris"))
@@ -340,6 +355,13 @@ CASES: dict[str, Case] = {
         {"name": "Dirk"},
     ),
     "groups.leave_group": ("groups", _case_leave, "Dirk", K.LEFT, {"name": "Dirk"}),
+    "imports.import_nights": (
+        "imports",
+        _case_import,
+        "Anna",
+        K.NIGHTS_IMPORTED,
+        {"count": 1, "settled": True},
+    ),
     "pay_details.save_pay_details": (
         "pay_details",
         _case_pay_details,
@@ -365,9 +387,6 @@ NOT_ON_THE_RECORD = {
     "entry_keys.save_key": "a step of record_entry and record_board, inside their door",
     "seasons.add_season": "the group's seasons (another engineer's, issue 33): not money",
     "seasons.remove_season": "the group's seasons (another engineer's, issue 33): not money",
-    # Left to its owner: nights brought in from a file (services/imports.py, issue 33)
-    # are a change to the group's money that the record does not keep yet.
-    "imports.import_nights": "not yet on the record: the import's owner decides",
 }
 
 
