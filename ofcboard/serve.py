@@ -110,16 +110,39 @@ def _answer(
     return [words] if words else []
 
 
-def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-    # A save's 503 is kept and sent again by the phone; a login form's is read, in the
-    # language Django would have answered in (the cookie, then Accept-Language).
+def _in_their_language(environ: dict[str, Any], message: str) -> str:
+    """``message`` in the language Django would have answered in (the cookie, then
+    Accept-Language)."""
     from django.http import HttpRequest, parse_cookie
     from django.utils import translation
 
     asking = HttpRequest()
     asking.META, asking.COOKIES = environ, parse_cookie(environ.get("HTTP_COOKIE", ""))
     with translation.override(translation.get_language_from_request(asking)):
-        words = translation.gettext("The server is busy for a moment. Please try again.")
+        return translation.gettext(message)
+
+
+def _too_large(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    # The one form that takes a file (a spreadsheet to import) says the same limit.
+    from django.utils.translation import gettext_noop
+
+    words = _in_their_language(
+        environ,
+        gettext_noop(
+            "That is more than the app takes at once (1 MB). A spreadsheet to import must "
+            "be smaller: split it into files of a few years each."
+        ),
+    )
+    return _answer(start_response, "413 Content Too Large", words=f"{words}\n".encode())
+
+
+def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    # A save's 503 is kept and sent again by the phone; a login form's is read.
+    from django.utils.translation import gettext_noop
+
+    words = _in_their_language(
+        environ, gettext_noop("The server is busy for a moment. Please try again.")
+    )
     return _answer(
         start_response,
         "503 Service Unavailable",
@@ -180,7 +203,7 @@ def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIAp
         if not chunked and declared in ("", "0"):
             return app(environ, start_response)
         if declared.isdigit() and int(declared) > MAX_REQUEST_BODY:
-            return _answer(start_response, "413 Content Too Large")
+            return _too_large(environ, start_response)
         address = environ.get("REMOTE_ADDR", "")
         if not reads.start(address):
             return _busy(environ, start_response)
@@ -189,7 +212,7 @@ def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIAp
         finally:
             reads.finish(address)
         if len(body) > MAX_REQUEST_BODY:
-            return _answer(start_response, "413 Content Too Large")
+            return _too_large(environ, start_response)
         if not chunked and declared.isdigit() and len(body) < int(declared):
             return _answer(start_response, "400 Bad Request")
         environ["wsgi.input"] = io.BytesIO(body)

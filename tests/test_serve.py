@@ -251,3 +251,19 @@ def test_a_login_turned_away_is_told_so_in_the_phones_language():
     assert status.startswith("503")
     assert ("Retry-After", "2") in headers
     assert body.decode() == "De server heeft het even druk. Probeer het zo opnieuw.\n"
+
+
+def test_a_file_over_the_limit_is_refused_in_the_readers_words(db):
+    # A spreadsheet of more than 1 MB: refused by its declared length, in Dutch.
+    answered: list[str] = []
+    environ = {
+        "REMOTE_ADDR": "10.0.0.5",
+        "CONTENT_LENGTH": str(2 * MAX_REQUEST_BODY),
+        "HTTP_ACCEPT_LANGUAGE": "nl",
+        "wsgi.input": io.BytesIO(b""),
+    }
+    words = b"".join(
+        reading_bodies_first(Recorder())(environ, lambda status, headers: answered.append(status))
+    ).decode()
+    assert answered[0].startswith("413")
+    assert "Dat is meer dan de app in één keer aanneemt (1 MB)." in words

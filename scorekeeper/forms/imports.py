@@ -42,7 +42,7 @@ def problem_words(problem: Problem) -> str:
         return _(
             "The file is too big: a file of %(size)d MB or more is not imported. "
             "Split it into files of a few years each."
-        ) % {"size": MAX_BYTES // (1024 * 1024)}
+        ) % {"size": MAX_BYTES // 1_000_000}
     if problem.kind is Kind.TOO_MANY_LINES:
         return _(
             "The file has %(limit)d lines or more, more than one import takes. "

@@ -31,7 +31,9 @@ from scorekeeper.table.formatting import currency_signs, minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
 
 # A file this big, or this long, is refused before anything of it is read into nights.
-MAX_BYTES = 10 * 1024 * 1024
+# Under the server's limit on any request (ofcboard/serve.py MAX_REQUEST_BODY, 1 MiB),
+# with room for the form around the file: a bigger file never reaches the app.
+MAX_BYTES = 1_000_000
 MAX_LINES = 100_000
 # No hand comes to more than this many points either way (the app's Entry range).
 MAX_HAND_POINTS = 999
