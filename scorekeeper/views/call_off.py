@@ -1,6 +1,5 @@
 """Calling off a night started by mistake, from the night page's "More" menu."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -8,8 +7,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scorekeeper.services.call_off import call_off_night
-from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import AuthenticatedRequest, member_night
+from scorekeeper.views.outcomes import change_and_say
 
 
 @require_POST
@@ -17,10 +16,11 @@ from scorekeeper.views.access import AuthenticatedRequest, member_night
 def night_call_off(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     """The night is gone and the group page says so; a refusal is said on the night."""
     night = member_night(request, night_id)
-    try:
-        call_off_night(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-        return redirect("night_detail", night_id=night.pk)
-    messages.success(request, _("The night was called off."))
-    return redirect("group_detail", group_id=night.group_id)
+    gone = change_and_say(
+        request,
+        lambda: call_off_night(night=night, by=request.user),
+        _("The night was called off."),
+    )
+    if gone:
+        return redirect("group_detail", group_id=night.group_id)
+    return redirect("night_detail", night_id=night.pk)

@@ -1,7 +1,6 @@
 """A night at the table: starting it, the page every phone keeps open, its poll,
 a seat's total, and the end of the night."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -30,6 +29,7 @@ from scorekeeper.views.access import (
     member_night,
 )
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
+from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
@@ -211,10 +211,9 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
 def night_end(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     """The night ends and the phone lands on its settlement: who pays whom."""
     night = member_night(request, night_id)
-    try:
-        end_night(night=night, by=request.user)
-    except Refused as error:
-        messages.error(request, str(error))
-        return redirect("night_detail", night_id=night.pk)
-    messages.success(request, _("The night is over. Here is who pays whom."))
-    return redirect("night_settle", night_id=night.pk)
+    ended = change_and_say(
+        request,
+        lambda: end_night(night=night, by=request.user),
+        _("The night is over. Here is who pays whom."),
+    )
+    return redirect("night_settle" if ended else "night_detail", night_id=night.pk)
