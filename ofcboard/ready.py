@@ -10,10 +10,12 @@ the words are read from the project's own catalogue (locale/) with Python's gett
 in the language of the settings (LANGUAGE_CODE), as Django would say them.
 """
 
+import argparse
 import gettext
 import importlib
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -94,3 +96,28 @@ def say_when_listening(
     thread = threading.Thread(target=wait_and_say, name="say-when-listening", daemon=True)
     thread.start()
     return thread
+
+
+def watch_apart(port: int, host: str) -> subprocess.Popen:
+    """:func:`say_when_listening` in a process of its own, printing to this one's
+    standard output. The server's main process must have no thread of ours when it
+    forks its workers: a thread caught inside an import at that instant (the first
+    connection imports the address codec) leaves the module's lock held for ever in
+    every worker, whose first Redis connection then waits on it (seen: every login
+    with a Redis cache hung)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ofcboard.ready", "--port", str(port), "--host", host],
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Say when the server takes connections.")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+    say_when_listening(args.port, host=args.host).join()
+
+
+if __name__ == "__main__":
+    main()

@@ -62,7 +62,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ofcboard.ready import say_when_listening
+from ofcboard.ready import watch_apart
 
 # The app takes forms of a few hundred bytes and no uploads.
 MAX_REQUEST_BODY = 1024 * 1024
@@ -442,8 +442,8 @@ def main(argv: list[str] | None = None) -> None:
     _refuse_a_port_in_use(args.host, args.port)
     _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
     # After the port check above: a second `make run` must not see the first server
-    # and say "Ready".
-    say_when_listening(args.port, host=args.host)
+    # and say "Ready". In a process apart: see watch_apart.
+    watch_apart(args.port, args.host)
     Server(
         "ofcboard.serve:app",
         factory=True,
