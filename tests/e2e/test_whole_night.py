@@ -121,6 +121,16 @@ def news_everywhere(phones: dict, text: str) -> None:
         expect(moment(page, text)).to_be_visible(timeout=POLL)
 
 
+# Every call to navigator.vibrate is recorded, where the browser has it or not.
+RECORD_BUZZ = """
+window.__buzz = [];
+Object.defineProperty(Navigator.prototype, "vibrate", {
+  configurable: true,
+  value: function (pattern) { window.__buzz.push(pattern); return true; },
+});
+"""
+
+
 def test_a_whole_night_on_four_phones(log_in_phone):
     group = make_group(members=("Anna", "Bram", "Cora", "Dan"))
     night = make_night(("Anna", "Bram", "Cora"), group=group, point_cents=50)
@@ -129,6 +139,7 @@ def test_a_whole_night_on_four_phones(log_in_phone):
     phones = {}
     for name in ("Anna", "Bram", "Cora", "Dan"):
         page = log_in_phone(User.objects.get(name=name))
+        page.add_init_script(RECORD_BUZZ)
         page.goto(reverse("night_detail", args=[night.pk]))
         phones[name] = page
     anna, bram, cora, dan = (phones[name] for name in ("Anna", "Bram", "Cora", "Dan"))
@@ -173,6 +184,9 @@ def test_a_whole_night_on_four_phones(log_in_phone):
     clock.stop()
     figures.append(clock)
     news_everywhere(phones, first_news)
+    # The news a poll brought from another phone buzzed where the phone can.
+    for name in ("Anna", "Bram", "Dan"):
+        assert phones[name].evaluate("window.__buzz.length") >= 1, name
     for page in phones.values():
         expect(page.locator("#round-head")).to_contain_text("Round 2")
     shoot(bram, "news")
