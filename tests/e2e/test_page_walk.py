@@ -506,82 +506,81 @@ def check_all_nights(page, where, language, failures) -> None:
     page.set_viewport_size(WIDE)
 
 
-def test_every_page_state_in_every_language_width_and_scheme(browser, live_server):
+# One test a language, so the four walks share the test run's workers.
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_state_in_a_language_at_every_width_and_scheme(browser, live_server, language):
     started = time.monotonic()
     states = build_states()
     print(f"states built in {time.monotonic() - started:.1f} s")
-    undo_nights = {
-        language: play(night_in_new_group(f"OFC {10 + n}"), {"Anna": 2, "Bram": -2, "Chris": 0})
-        for n, language in enumerate(LANGUAGES)
-    }
+    undo_night = play(night_in_new_group("OFC 10"), {"Anna": 2, "Bram": -2, "Chris": 0})
     anna = User.objects.get(name="Anna")
     SHOTS.mkdir(parents=True, exist_ok=True)
     walk = Walk()
-    for index, language in enumerate(LANGUAGES):
-        # Both schemes in every language, the scheme of the whole run taken by turns.
-        schemes = SCHEMES if index % 2 == 0 else SCHEMES[::-1]
-        phones = {}
-        for member in (False, True):
-            context = browser.new_context(
-                viewport=WIDE, base_url=live_server.url, locale=LOCALES[language]
-            )
-            context.set_default_timeout(10_000)
-            load_axe(context)
-            if member:
-                log_in_context(context, anna, live_server.url)
-            phones[member] = context.new_page()
-        phones[True].on("dialog", lambda dialog: dialog.accept())
-        for name, (url, member) in states.items():
-            page = phones[member]
-            page.goto(url)
-            where = f"{name} [{language}]"
-            if name == "settlement":  # the bank code on both lines paying Anna
-                assert page.get_by_test_id("epc-qr").count() == 2
-                if "money" in SAYS.get(language, {}):
-                    share = page.locator("#share-text").input_value()
-                    assert "Bram → Anna" in share and SAYS[language]["money"] in share, share
-            walk.state(page, name, language, schemes)
-            if name == "cards counted":
-                check_cards_counted(page, where, walk.failures)
-            elif name == "cards and a typed total":
-                check_the_picker(page, where, language, schemes, walk.failures)
-            elif name == "all nights":
-                check_all_nights(page, where, language, walk.failures)
-        page = phones[True]
-        page.goto(reverse("night_detail", args=[undo_nights[language].pk]))
-        page.locator("#actions form[action$='/undo/'] button").click()
-        page.wait_for_selector("ul.messages")
-        # The page a plain post led to opens on what happened.
-        assert page.evaluate("document.activeElement.id") == "messages"
-        walk.state(page, "night, after an undo", language, schemes)
-        # The page of a sign-in code Anna makes for Bram: reached by her button on the
-        # group page (a post).
-        bram = User.objects.get(name="Bram")
-        page.goto(reverse("group_detail", args=[Group.objects.get(name="Friday OFC").pk]))
-        page.locator(f"form[action$='/members/{bram.pk}/sign-in/'] button").click()
-        expect(page.get_by_test_id("sign-in-code")).to_be_visible()
-        walk.state(page, "sign-in code", language, schemes)
-        # Her account page after someone else's code signed a phone in as her: that
-        # phone listed ("by Bram's code") and her pay details held for a day. Named
-        # "account ..." as the account page is, whose examples of payment links are
-        # English in every language.
-        # A phone is listed while its session holds (site/phones.phones_signed_in).
-        session = import_module(settings.SESSION_ENGINE).SessionStore()
-        session.create()
-        held = Phone.objects.create(
-            user=anna, session_key=session.session_key, label="iPhone · Safari", signed_in_by=bram
+    index = LANGUAGES.index(language)
+    # Both schemes in every language, the scheme of the whole run taken by turns.
+    schemes = SCHEMES if index % 2 == 0 else SCHEMES[::-1]
+    phones = {}
+    for member in (False, True):
+        context = browser.new_context(
+            viewport=WIDE, base_url=live_server.url, locale=LOCALES[language]
         )
-        User.objects.filter(pk=anna.pk).update(
-            pay_details_held_until=timezone.now() + timedelta(days=1)
-        )
-        page.goto(reverse("account"))
-        expect(page.get_by_test_id("pay-hold")).to_be_visible()
-        expect(page.get_by_test_id("phones")).to_contain_text("iPhone · Safari")
-        walk.state(page, "account with a hold", language, schemes)
-        held.delete()
-        User.objects.filter(pk=anna.pk).update(pay_details_held_until=None)
-        for phone in phones.values():
-            phone.context.close()
+        context.set_default_timeout(10_000)
+        load_axe(context)
+        if member:
+            log_in_context(context, anna, live_server.url)
+        phones[member] = context.new_page()
+    phones[True].on("dialog", lambda dialog: dialog.accept())
+    for name, (url, member) in states.items():
+        page = phones[member]
+        page.goto(url)
+        where = f"{name} [{language}]"
+        if name == "settlement":  # the bank code on both lines paying Anna
+            assert page.get_by_test_id("epc-qr").count() == 2
+            if "money" in SAYS.get(language, {}):
+                share = page.locator("#share-text").input_value()
+                assert "Bram → Anna" in share and SAYS[language]["money"] in share, share
+        walk.state(page, name, language, schemes)
+        if name == "cards counted":
+            check_cards_counted(page, where, walk.failures)
+        elif name == "cards and a typed total":
+            check_the_picker(page, where, language, schemes, walk.failures)
+        elif name == "all nights":
+            check_all_nights(page, where, language, walk.failures)
+    page = phones[True]
+    page.goto(reverse("night_detail", args=[undo_night.pk]))
+    page.locator("#actions form[action$='/undo/'] button").click()
+    page.wait_for_selector("ul.messages")
+    # The page a plain post led to opens on what happened.
+    assert page.evaluate("document.activeElement.id") == "messages"
+    walk.state(page, "night, after an undo", language, schemes)
+    # The page of a sign-in code Anna makes for Bram: reached by her button on the
+    # group page (a post).
+    bram = User.objects.get(name="Bram")
+    page.goto(reverse("group_detail", args=[Group.objects.get(name="Friday OFC").pk]))
+    page.locator(f"form[action$='/members/{bram.pk}/sign-in/'] button").click()
+    expect(page.get_by_test_id("sign-in-code")).to_be_visible()
+    walk.state(page, "sign-in code", language, schemes)
+    # Her account page after someone else's code signed a phone in as her: that
+    # phone listed ("by Bram's code") and her pay details held for a day. Named
+    # "account ..." as the account page is, whose examples of payment links are
+    # English in every language.
+    # A phone is listed while its session holds (site/phones.phones_signed_in).
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session.create()
+    held = Phone.objects.create(
+        user=anna, session_key=session.session_key, label="iPhone · Safari", signed_in_by=bram
+    )
+    User.objects.filter(pk=anna.pk).update(
+        pay_details_held_until=timezone.now() + timedelta(days=1)
+    )
+    page.goto(reverse("account"))
+    expect(page.get_by_test_id("pay-hold")).to_be_visible()
+    expect(page.get_by_test_id("phones")).to_contain_text("iPhone · Safari")
+    walk.state(page, "account with a hold", language, schemes)
+    held.delete()
+    User.objects.filter(pk=anna.pk).update(pay_details_held_until=None)
+    for phone in phones.values():
+        phone.context.close()
     parts = ", ".join(f"{what} {seconds:.1f} s" for what, seconds in walk.seconds.items())
     print(f"page walk: {time.monotonic() - started:.1f} s ({parts})")
     # The phone's language was enough: nobody chose one on their account.
