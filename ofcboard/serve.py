@@ -62,6 +62,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ofcboard.front import Nginx
+from ofcboard.front import find as find_front
+from ofcboard.front import start as start_front
 from ofcboard.ready import watch_apart
 
 # The app takes forms of a few hundred bytes and no uploads.
@@ -399,8 +402,26 @@ def app() -> WSGIApp:
 
     threads = int(os.environ.get("OFCBOARD_THREADS") or THREADS)
     lanes = in_lanes(application, Lane(threads), Lane(HASHING_AT_ONCE, waiting=HASHING_WAITING))
+    # Behind the front, nginx has read each body whole before passing it on, at
+    # loopback speed: nothing is left for BodyReads to bound. Without it, it is ours.
+    served = lanes if os.environ.get("OFCBOARD_FRONT") else reading_bodies_first(lanes)
     # Without a trusted proxy, everyone's forwarded headers are dropped.
-    return behind_a_proxy(reading_bodies_first(lanes), os.environ.get("OFCBOARD_TRUSTED_PROXY", ""))
+    return behind_a_proxy(front_words(served), os.environ.get("OFCBOARD_TRUSTED_PROXY", ""))
+
+
+def front_words(app: WSGIApp) -> WSGIApp:
+    """The front's own refusals (a body too large, an address asking too much) worded
+    as the app words its own, in the phone's language (ofcboard/front.py asks here)."""
+
+    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path == "/_front/too-large":
+            return _too_large(environ, start_response)
+        if path == "/_front/busy":
+            return _busy(environ, start_response)
+        return app(environ, start_response)
+
+    return served
 
 
 def _allow_open_sockets(wanted: int) -> None:
@@ -430,25 +451,79 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=int(os.environ.get("OFCBOARD_WORKERS", "1")))
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OFCBOARD_THREADS", "0")))
+    parser.add_argument(
+        "--front",
+        choices=["auto", "yes", "no"],
+        default="no",
+        help="serve behind nginx with Nchan (ofcboard/front.py): auto uses it when installed",
+    )
     args = parser.parse_args(argv)
     threads = args.threads or THREADS
     os.environ["OFCBOARD_THREADS"] = str(threads)  # for app(), in each server process
 
+    _refuse_a_port_in_use(args.host, args.port)
+    _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
+    nginx = _the_front(args.front)
+    host, port, front = args.host, args.port, None
+    if nginx is not None:
+        host, port = "127.0.0.1", _a_free_port()
+        publish = f"127.0.0.1:{_a_free_port()}"
+        # For app(), in each server process: what the front does, and where to publish.
+        os.environ.update(
+            OFCBOARD_FRONT="1",
+            OFCBOARD_PUSH_URL=f"http://{publish}/",
+            OFCBOARD_TRUSTED_PROXY=os.environ.get("OFCBOARD_TRUSTED_PROXY") or "127.0.0.1",
+        )
+        front = start_front(
+            nginx, listen=f"{args.host}:{args.port}", apps=[f"{host}:{port}"], publish=publish
+        )
+    # After the port check above: a second `make run` must not see the first server
+    # and say "Ready". In a process apart: see watch_apart. Behind the front, once the
+    # app answers (nginx, started first, is up by then).
+    watch_apart(port, host)
+    try:
+        _serve(args, host, port, threads)
+    finally:
+        if front is not None:
+            front.terminate()
+            front.wait(STOP_SECONDS)
+
+
+def _the_front(wanted: str) -> Nginx | None:
+    """nginx with Nchan when asked for and installed, saying which way the phones get
+    their changes."""
+    if wanted == "no":
+        return None
+    nginx = find_front()
+    if nginx is None and wanted == "yes":
+        raise SystemExit(f"No nginx with its Nchan module here. {INSTALL_FRONT}")
+    if nginx is None:
+        print(f"Serving without a front: the phones ask every 2 s. {INSTALL_FRONT}", flush=True)
+    else:
+        print("Serving through nginx: changes are pushed to the phones.", flush=True)
+    return nginx
+
+
+INSTALL_FRONT = "For changes pushed at once: sudo apt install nginx libnginx-mod-nchan"
+
+
+def _a_free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(args: argparse.Namespace, host: str, port: int, threads: int) -> None:
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server import Server
 
-    _refuse_a_port_in_use(args.host, args.port)
-    _allow_open_sockets(args.workers * CONNECTION_LIMIT + 100)
-    # After the port check above: a second `make run` must not see the first server
-    # and say "Ready". In a process apart: see watch_apart.
-    watch_apart(args.port, args.host)
     Server(
         "ofcboard.serve:app",
         factory=True,
-        address=args.host,
-        port=args.port,
+        address=host,
+        port=port,
         interface=Interfaces.WSGI,
         workers=args.workers,
         workers_kill_timeout=STOP_SECONDS,

@@ -281,6 +281,12 @@ AUTH_USER_MODEL = "scorekeeper.User"
 OFCBOARD_PORT = int(os.environ.get("PORT", "8000"))
 # Several nodes sharing a Redis (CACHE_URL) count there too, unless told otherwise.
 THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
+
+# Where the app publishes a page's new version to the front that holds the phones'
+# streams (nginx with Nchan, ofcboard/front.py sets it when it starts one; a site with
+# its own front sets it to that front's publishing address). Empty: no front, the pages
+# poll (scorekeeper/site/push.py).
+PUSH_URL = os.environ.get("OFCBOARD_PUSH_URL", "")
 INSTALLED_APPS += ["axes"]
 # Last, as axes asks: it turns a locked-out login into the page's refusal in words.
 MIDDLEWARE += ["scorekeeper.site.middleware.private_pages", "axes.middleware.AxesMiddleware"]

@@ -12,7 +12,12 @@ def site(request: HttpRequest) -> dict:
     _follow_the_accounts_language(request)
     session = getattr(request, "session", None)
     notice = session.get(NOTICE) if session is not None else None
-    return {"open_signup": settings.OFCBOARD_OPEN_SIGNUP, "signed_in_elsewhere": _said(notice)}
+    return {
+        "open_signup": settings.OFCBOARD_OPEN_SIGNUP,
+        "signed_in_elsewhere": _said(notice),
+        # The live pages open a stream only where a front holds it (site/push.py).
+        "push_on": bool(settings.PUSH_URL),
+    }
 
 
 def _said(notice: dict | None) -> dict | None:

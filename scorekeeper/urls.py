@@ -7,6 +7,7 @@ from scorekeeper.views import (
     call_off,
     changes,
     groups,
+    health,
     imports,
     nights,
     offline,
@@ -18,6 +19,7 @@ from scorekeeper.views import (
     seasons,
     seats,
     sign_ins,
+    streams,
 )
 
 register_converter(IdConverter, "id")
@@ -36,6 +38,7 @@ PASSWORD_ROUTES = (LOGIN, SIGNUP, JOIN)
 GROUP_PAGES = [
     ("", groups.group_detail, "group_detail"),
     ("live/", groups.group_live, "group_live"),
+    ("stream/", streams.group_stream, "group_stream"),
     ("new-link/", groups.group_new_link, "group_new_link"),
     ("leave/", groups.group_leave, "group_leave"),
     ("house-rules/", groups.group_house_rules, "group_house_rules"),
@@ -58,6 +61,7 @@ GROUP_PAGES = [
 NIGHT_PAGES = [
     ("", nights.night_detail, "night_detail"),
     ("live/", nights.night_live, "night_live"),
+    ("stream/", streams.night_stream, "night_stream"),
     ("entry/", nights.entry_save, "entry_save"),
     ("end/", nights.night_end, "night_end"),
     ("call-off/", call_off.night_call_off, "night_call_off"),
@@ -99,9 +103,11 @@ urlpatterns = [
     path("rules/", rules.rules, name="rules"),
     path("service-worker.js", offline.service_worker, name="service_worker"),
     path("manifest/<str:language>.webmanifest", offline.manifest, name="manifest"),
+    path("health/", health.health, name="health"),
     path(JOIN + "<str:token>/", groups.join, name="join"),
     path("screen/<str:token>/", screens.shared_screen, name="shared_screen"),
     path("screen/<str:token>/live/", screens.shared_screen_live, name="shared_screen_live"),
+    path("screen/<str:token>/stream/", streams.shared_screen_stream, name="shared_screen_stream"),
     path("groups/new/", groups.group_create, name="group_create"),
 ]
 

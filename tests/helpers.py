@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from django.apps.registry import Apps
@@ -267,14 +268,29 @@ def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, 
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            assert process.poll() is None, "the server did not start"
-            assert time.monotonic() < deadline, "the server did not answer"
-            time.sleep(0.1)
+    # Behind the front, nginx listens before the app behind it answers.
+    ready = _app_answers if "--front" in options else _listens
+    while not ready(port):
+        assert process.poll() is None, "the server did not start"
+        assert time.monotonic() < deadline, "the server did not answer"
+        time.sleep(0.1)
+    return process, port
+
+
+def _listens(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def _app_answers(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
 
 
 def migrate_app(to: tuple[str, str] | None = None) -> Apps:

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from scorekeeper.models import Change, Group, Night, User
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.money import store_money
+from scorekeeper.site import push
 
 # Who may make a change: the refusal in words for ``user`` at the locked night, or "".
 Rule = Callable[[Night, User], str]
@@ -211,6 +212,7 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
         store_money([locked.pk])
         Night.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         locked.version += 1  # the row is locked: this is the stored value
+        push.after_commit(night_ids=[locked.pk], group_ids=[locked.group_id])
 
 
 # Who may change a group's money: the refusal in words for ``user``, or "".
@@ -263,6 +265,7 @@ def nights_change(group: Group, *, by: User, may: GroupRule) -> Iterator[NightsT
     if night_ids:
         store_money(touched.money)
         Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)
+        push.after_commit(night_ids=night_ids, group_ids=[locked.pk])
 
 
 @contextmanager
@@ -277,6 +280,8 @@ def group_change(group: Group, *, by: User | None) -> Iterator[Group]:
     lock_group(group.pk)
     with _recording([group.pk], None, by, "group_change"):
         yield group
+    # A night started or called off, someone joined or left: the group's page shows it.
+    push.after_commit(group_ids=[group.pk])
 
 
 @contextmanager

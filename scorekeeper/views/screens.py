@@ -21,7 +21,7 @@ from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
-def _screen_context(night: Night, live_url: str) -> dict:
+def _screen_context(night: Night, live_url: str, stream_url: str) -> dict:
     """What the big screen shows, first and at every poll: the standings, who the round
     waits for, and the night's chart in the players' colours."""
     return {
@@ -29,11 +29,14 @@ def _screen_context(night: Night, live_url: str) -> dict:
         "state": night_state(night),
         "chart": night_chart(night),
         "live_url": live_url,
+        "stream_url": stream_url,
     }
 
 
-def _screen(request: HttpRequest, night: Night, live_url: str, template: str) -> HttpResponse:
-    return render(request, template, _screen_context(night, live_url))
+def _screen(
+    request: HttpRequest, night: Night, live_url: str, stream_url: str, template: str
+) -> HttpResponse:
+    return render(request, template, _screen_context(night, live_url, stream_url))
 
 
 @require_GET
@@ -41,7 +44,11 @@ def _screen(request: HttpRequest, night: Night, live_url: str, template: str) ->
 def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     context = {
-        **_screen_context(night, reverse("night_screen_live", args=[night.pk])),
+        **_screen_context(
+            night,
+            reverse("night_screen_live", args=[night.pk]),
+            reverse("night_stream", args=[night.pk]),
+        ),
         "group": night.group,
         "at_table": night.is_at_table(request.user),
     }
@@ -57,7 +64,8 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 def night_screen_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     live_url = reverse("night_screen_live", args=[night.pk])
-    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
+    stream_url = reverse("night_stream", args=[night.pk])
+    return _screen(request, night, live_url, stream_url, "scorekeeper/night_screen.html#screen")
 
 
 def _shared_night(token: str) -> Night | None:
@@ -70,7 +78,11 @@ def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
     if night is None:
         return link_gone(request)
     context = {
-        **_screen_context(night, reverse("shared_screen_live", args=[token])),
+        **_screen_context(
+            night,
+            reverse("shared_screen_live", args=[token]),
+            reverse("shared_screen_stream", args=[token]),
+        ),
         "shared": True,
     }
     return render(request, "scorekeeper/night_screen.html", context)
@@ -88,7 +100,8 @@ def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
             status=HttpResponseStopPolling.status_code,
         )
     live_url = reverse("shared_screen_live", args=[token])
-    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
+    stream_url = reverse("shared_screen_stream", args=[token])
+    return _screen(request, night, live_url, stream_url, "scorekeeper/night_screen.html#screen")
 
 
 @require_POST

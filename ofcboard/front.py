@@ -1,0 +1,239 @@
+"""The front that faces the phones: nginx with its Nchan module, in front of the app
+server (ofcboard/serve.py), when both are installed (Debian: `apt install nginx
+libnginx-mod-nchan`).
+
+It does two jobs no code of ours should:
+
+- **It holds the phones' streams.** A live page's stream is allowed by the app
+  (scorekeeper/views/streams.py) and handed here with ``X-Accel-Redirect``; Nchan keeps
+  it open and sends down it what the app publishes on its channel
+  (scorekeeper/site/push.py). An idle stream is a few kilobytes of nginx's memory and
+  no Python at all.
+- **It reads every request before the app sees it.** A body is read whole (with a
+  deadline, BODY_SECONDS between two reads) before it is passed on, so a client that
+  announces a body and never sends it holds a connection of nginx's, which costs
+  nothing, never a thread of the app; headers have the same deadline. One address may
+  hold PER_ADDRESS requests at once and ask ASKS_PER_SECOND a second (with a burst),
+  so a script on the table's Wi-Fi cannot crowd out the phones behind the same router
+  or anyone else.
+
+Why nginx with Nchan and not Pushpin (both Debian packages, both measured here; see
+the README's figures): the abuse half of the job is nginx's own (body buffering with
+deadlines, limit_conn and limit_req per address), where Pushpin has no per-address
+limits; and Nchan's subscriber can be handed over by an ordinary Django answer
+(X-Accel-Redirect) the way GRIP's is, with Redis for several nodes.
+
+Why Nchan's Server-Sent Events and not its WebSocket: a page only listens, and an
+EventSource reconnects by itself.
+"""
+
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+# The same bounds the app server keeps for itself without a front (ofcboard/serve.py).
+MAX_BODY = "1m"
+HEADER_SECONDS = 10
+BODY_SECONDS = 10
+# One address: a table of six phones behind one router holds about three each (a
+# stream, a poll or a page, a save); a script on the same address may open many more,
+# which the per-address limit and nginx's low cost per connection both absorb.
+PER_ADDRESS = 256
+ASKS_PER_SECOND = 20
+ASKS_BURST = 200
+# Connections one nginx worker holds (10,000 phones and their polls on one node).
+CONNECTIONS = 30000
+# The newest version of a channel is kept this long, for a phone that comes back.
+MESSAGE_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Nginx:
+    binary: str
+    module: Path
+    temp_paths: dict[str, str]  # directive -> default, from how nginx was built
+
+
+def find() -> Nginx | None:
+    """nginx with Nchan's module, or None when either is missing."""
+    search = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
+    binary = shutil.which("nginx", path=search)
+    if binary is None:
+        return None
+    built = subprocess.run([binary, "-V"], capture_output=True, text=True).stderr
+    modules = re.search(r"--modules-path=(\S+)", built)
+    if modules is None:
+        return None
+    module = Path(modules.group(1)) / "ngx_nchan_module.so"
+    if not module.exists():
+        return None
+    temp_paths = {
+        f"{name.replace('-', '_')}_temp_path": default
+        for name, default in re.findall(r"--http-([a-z-]+)-temp-path=(\S+)", built)
+    }
+    return Nginx(binary, module, temp_paths)
+
+
+def config(
+    nginx: Nginx,
+    *,
+    folder: Path,
+    listen: str,
+    apps: list[str],
+    publish: str,
+    redis_url: str = "",
+    workers: int = 1,
+) -> str:
+    """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
+    passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
+    server on ``publish`` (loopback only). With ``redis_url``, Nchan keeps its channels
+    in that Redis, so every node's front sends what any node's app published."""
+    files = open_files()
+    temp = "\n".join(
+        f"  {directive} {folder / directive.removesuffix('_temp_path')};"
+        for directive in nginx.temp_paths
+    )
+    upstream = "\n".join(f"    server {app};" for app in apps)
+    redis = f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n" if redis_url else ""
+    to_app = """      proxy_pass http://app;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_read_timeout 120s;
+      proxy_max_temp_file_size 0;"""
+    return f"""# Written by ofcboard/front.py each time the front starts.
+load_module {nginx.module};
+worker_processes {workers};
+worker_rlimit_nofile {files};
+pid {folder / "nginx.pid"};
+error_log stderr error;
+events {{
+  worker_connections {files - 100};
+}}
+http {{
+  access_log off;
+  server_tokens off;
+{temp}
+  client_header_timeout {HEADER_SECONDS}s;
+  client_body_timeout {BODY_SECONDS}s;
+  send_timeout 30s;
+  keepalive_timeout 75s;
+  client_max_body_size {MAX_BODY};
+  client_body_buffer_size {MAX_BODY};
+  limit_conn_zone $binary_remote_addr zone=held:10m;
+  limit_req_zone $binary_remote_addr zone=asks:10m rate={ASKS_PER_SECOND}r/s;
+  limit_conn_status 503;
+  limit_req_status 503;
+  nchan_message_buffer_length 1;
+  nchan_message_timeout {MESSAGE_SECONDS}s;
+{redis}
+  upstream app {{
+{upstream}
+    keepalive 64;
+  }}
+
+  server {{
+    listen {listen} backlog=4096;
+    limit_conn held {PER_ADDRESS};
+    error_page 413 @too_large;
+    error_page 503 @busy;
+
+    location / {{
+      limit_req zone=asks burst={ASKS_BURST} nodelay;
+{to_app}
+    }}
+    # The page's own files: cheap, many at once when a phone opens its first page.
+    location /static/ {{
+{to_app}
+    }}
+    # A stream the app allowed (X-Accel-Redirect): held here, never by the app.
+    location ~ ^/_streams/([a-z]+-[0-9]+)$ {{
+      internal;
+      nchan_subscriber eventsource;
+      nchan_channel_id $1;
+      # A comment every 30 s keeps a quiet stream open through routers that drop
+      # idle connections.
+      nchan_eventsource_ping_interval 30;
+    }}
+    # The front's refusals in the phone's language, as the app words them.
+    location @too_large {{
+      rewrite ^ /_front/too-large break;
+{to_app}
+      proxy_method GET;
+      proxy_pass_request_body off;
+      proxy_set_header Content-Length "";
+    }}
+    location @busy {{
+      rewrite ^ /_front/busy break;
+{to_app}
+      proxy_method GET;
+      proxy_pass_request_body off;
+      proxy_set_header Content-Length "";
+    }}
+  }}
+
+  # Where the app publishes: loopback only.
+  server {{
+    listen {publish};
+    location ~ ^/([a-z]+-[0-9]+)$ {{
+      nchan_publisher;
+      nchan_channel_id $1;
+    }}
+  }}
+}}
+"""
+
+
+def open_files() -> int:
+    """The files (connections, mostly) each nginx worker may open: CONNECTIONS, or as
+    many as this machine lets a process have."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return CONNECTIONS if hard == resource.RLIM_INFINITY else min(CONNECTIONS, hard)
+
+
+def _die_with_parent() -> None:
+    # nginx is stopped with the server that started it, even when that one is killed.
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def start(
+    nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: int = 1
+) -> subprocess.Popen:
+    """nginx started in the foreground with its files in a folder of its own; the
+    caller stops it (terminate) when the app server stops."""
+    folder = Path(tempfile.mkdtemp(prefix="ofcboard-front-"))
+    folder.chmod(0o755)  # nginx's workers, run as another user when started as root
+    text = config(
+        nginx,
+        folder=folder,
+        listen=listen,
+        apps=apps,
+        publish=publish,
+        redis_url=os.environ.get("OFCBOARD_PUSH_REDIS", ""),
+        workers=workers,
+    )
+    (folder / "nginx.conf").write_text(text)
+    command = [nginx.binary, "-p", str(folder), "-e", "stderr", "-c", str(folder / "nginx.conf")]
+    checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
+    if checked.returncode != 0:
+        raise SystemExit(f"nginx does not take the front's configuration:\n{checked.stderr}")
+    return subprocess.Popen(
+        [*command, "-g", "daemon off;"],
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        preexec_fn=_die_with_parent,
+    )

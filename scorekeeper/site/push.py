@@ -1,0 +1,95 @@
+"""Changes pushed to the phones, through the front that holds their streams.
+
+Each live page opens one stream (Server-Sent Events) on its night's or its group's
+channel. The stream is asked of an ordinary Django view, which checks who may listen
+as the page does and then hands the connection to the front with ``X-Accel-Redirect``
+(:func:`hand_to_the_front`): nginx's Nchan module holds it from there, so a waiting
+phone costs the app no thread and no database connection. When a door's transaction
+commits, :func:`after_commit` publishes the channel's new version ("version 58") to the
+front, which sends it down every stream on the channel; the page then asks for its
+fragment as it always did, through the same view and the same access rule.
+
+Without a front (settings.PUSH_URL empty: `make run` on a machine with no nginx, or the
+tests' own servers), nothing is published, a stream is answered 204 (an EventSource
+stops there), and the pages poll every 2 s as before.
+"""
+
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpResponse
+
+from scorekeeper.models import Group, Night
+
+log = logging.getLogger(__name__)
+
+# Where the front takes a stream handed over by the app (nginx's internal location).
+STREAMS_AT = "/_streams/"
+# A publish waits this long at most: a front that does not answer must not hold a
+# save's answer (the phones' rare poll still brings the change).
+PUBLISH_SECONDS = 1.0
+
+
+def is_on() -> bool:
+    return bool(settings.PUSH_URL)
+
+
+def night_channel(night_id: int) -> str:
+    return f"night-{night_id}"
+
+
+def group_channel(group_id: int) -> str:
+    return f"group-{group_id}"
+
+
+def hand_to_the_front(channel: str) -> HttpResponse:
+    """The answer to a stream the app allowed: the front subscribes the connection to
+    ``channel``; without a front, 204, so the page keeps polling."""
+    if not is_on():
+        return HttpResponse(status=204)
+    answer = HttpResponse()
+    answer["X-Accel-Redirect"] = STREAMS_AT + channel
+    answer["Cache-Control"] = "no-store"
+    return answer
+
+
+def after_commit(*, night_ids: Iterable[int] = (), group_ids: Iterable[int] = ()) -> None:
+    """Publish the new versions of these nights and groups once the transaction we are
+    in commits (never, when it rolls back)."""
+    if not is_on():
+        return
+    nights, groups = sorted(set(night_ids)), sorted(set(group_ids))
+    if nights or groups:
+        transaction.on_commit(lambda: publish(nights, groups))
+
+
+def publish(night_ids: list[int], group_ids: list[int]) -> None:
+    """The versions as committed, read now: two saves committed close together may
+    publish in either order, and each phone compares what it is told with what it
+    shows, so an older version arriving late costs one empty poll, never a wrong page."""
+    versions = Night.objects.filter(pk__in=night_ids).order_by().values_list("pk", "version")
+    for night_id, version in versions:
+        _send(night_channel(night_id), str(version))
+    for group_id in group_ids:
+        fingerprint = Group.objects.filter(pk=group_id).nights_version()
+        if fingerprint is not None:
+            _send(group_channel(group_id), fingerprint)
+
+
+def _send(channel: str, version: str) -> None:
+    request = urllib.request.Request(
+        settings.PUSH_URL.rstrip("/") + "/" + channel,
+        data=f"version {version}".encode(),
+        method="POST",
+        headers={"Content-Type": "text/plain"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=PUBLISH_SECONDS) as answer:
+            answer.read()
+    except (OSError, urllib.error.URLError) as problem:
+        # The change is saved; the phones' rare poll shows it within 30 s.
+        log.warning("Could not publish %s to the front: %s", channel, problem)
