@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite quick setup setup-dev chromium axe wrk lint format bench clean
+.PHONY: run dev test test-sqlite quick setup setup-dev chromium front axe wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ run: setup
 	$(TABLE_ENV) $(BIN)/python manage.py migrate --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
 	$(TABLE_ENV) $(BIN)/python manage.py welcome --port $(PORT)
-	$(TABLE_ENV) $(BIN)/python -m ofcboard.serve --port $(PORT)
+	$(TABLE_ENV) $(BIN)/python -m ofcboard.serve --port $(PORT) --front auto
 
 # The same with Django's development server: reloads on changes, debug pages.
 dev: setup
@@ -50,6 +50,15 @@ chromium:
 	@if ! fc-list :lang=zh 2>/dev/null | grep -q .; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-zenhei || true; \
+	fi
+
+# The front that holds the phones' streams and reads every request before the app
+# (ofcboard/front.py): nginx with its Nchan module, from Debian. `make run` uses it when
+# it is there and says so; `make test` installs it, to test the site both ways.
+front:
+	@if ! dpkg -s libnginx-mod-nchan >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx libnginx-mod-nchan; \
 	fi
 
 # axe-core, the accessibility checker the browser tests load into pages: the version
@@ -112,7 +121,7 @@ quick: setup-dev
 SQLITE_WORKERS ?= 4
 POSTGRES_WORKERS ?= 1
 
-test: setup-dev chromium axe
+test: setup-dev chromium front axe
 	@started=$$(date +%s); mkdir -p test-results; \
 	cache=$$(.ci/redis) && database=$$(.ci/postgres) || exit 1; \
 	DATABASE_URL=$$database OFCBOARD_TEST_CACHE_URL=$$cache $(PYTEST) -n $(POSTGRES_WORKERS) \
@@ -128,7 +137,7 @@ test: setup-dev chromium axe
 	echo "make test: $$outcome, $$(( $$(date +%s) - started )) s wall time"; \
 	[ $$outcome = passed ]
 
-test-sqlite: setup-dev chromium axe
+test-sqlite: setup-dev chromium front axe
 	$(PYTEST) -n $(SQLITE_WORKERS) --durations=25
 
 # bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py

@@ -38,6 +38,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ofcboard.ready import in_language, settings_module
+from ofcboard.refusals import BUSY, TOO_LARGE
+
 # The same bounds the app server keeps for itself without a front (ofcboard/serve.py).
 MAX_BODY = "1m"
 HEADER_SECONDS = 10
@@ -96,6 +99,7 @@ def config(
     server on ``publish`` (loopback only). With ``redis_url``, Nchan keeps its channels
     in that Redis, so every node's front sends what any node's app published."""
     files = open_files()
+    languages = _language_maps()
     temp = "\n".join(
         f"  {directive} {folder / directive.removesuffix('_temp_path')};"
         for directive in nginx.temp_paths
@@ -122,6 +126,8 @@ events {{
 http {{
   access_log off;
   server_tokens off;
+  variables_hash_max_size 2048;
+  variables_hash_bucket_size 128;
 {temp}
   client_header_timeout {HEADER_SECONDS}s;
   client_body_timeout {BODY_SECONDS}s;
@@ -136,6 +142,7 @@ http {{
   nchan_message_buffer_length 1;
   nchan_message_timeout {MESSAGE_SECONDS}s;
 {redis}
+{languages}
   upstream app {{
 {upstream}
     keepalive 64;
@@ -144,8 +151,6 @@ http {{
   server {{
     listen {listen} backlog=4096;
     limit_conn held {PER_ADDRESS};
-    error_page 413 @too_large;
-    error_page 503 @busy;
 
     location / {{
       limit_req zone=asks burst={ASKS_BURST} nodelay;
@@ -164,20 +169,24 @@ http {{
       # idle connections.
       nchan_eventsource_ping_interval 30;
     }}
-    # The front's refusals in the phone's language, as the app words them.
-    location @too_large {{
-      rewrite ^ /_front/too-large break;
-{to_app}
-      proxy_method GET;
-      proxy_pass_request_body off;
-      proxy_set_header Content-Length "";
+    # The front's refusals in the phone's language, as the app words them: a page
+    # written for each language when the front starts (refusal_pages).
+    error_page 413 /_front/too-large;
+    error_page 503 /_front/busy;
+    location = /_front/too-large {{
+      internal;
+      root {folder / "words"};
+      default_type text/plain;
+      charset utf-8;
+      try_files /too-large.$language.txt =413;
     }}
-    location @busy {{
-      rewrite ^ /_front/busy break;
-{to_app}
-      proxy_method GET;
-      proxy_pass_request_body off;
-      proxy_set_header Content-Length "";
+    location = /_front/busy {{
+      internal;
+      root {folder / "words"};
+      default_type text/plain;
+      charset utf-8;
+      add_header Retry-After 2 always;
+      try_files /busy.$language.txt =503;
     }}
   }}
 
@@ -191,6 +200,38 @@ http {{
   }}
 }}
 """
+
+
+def _language_maps() -> str:
+    """$language: the language the app would answer in, from its cookie, else the
+    browser's first choice (as Django's LocaleMiddleware decides, simplified)."""
+    settings = settings_module()
+    codes = [code for code, _name in settings.LANGUAGES]
+    cookie = getattr(settings, "LANGUAGE_COOKIE_NAME", "django_language")
+    chosen = "".join(f"    {code} {code};\n" for code in codes)
+    browser = "".join(f"    ~*^{code.split('-')[0]} {code};\n" for code in codes)
+    return f"""  map $cookie_{cookie} $chosen_language {{
+{chosen}    default "";
+  }}
+  map $http_accept_language $browser_language {{
+{browser}    default {settings.LANGUAGE_CODE};
+  }}
+  map $chosen_language $language {{
+    "" $browser_language;
+    default $chosen_language;
+  }}"""
+
+
+def refusal_pages(folder: Path) -> None:
+    """The front's two refusals, a page per language, in ``folder``/words."""
+    words = folder / "words"
+    words.mkdir(exist_ok=True)
+    words.chmod(0o755)
+    for code, _name in settings_module().LANGUAGES:
+        for name, message in (("too-large", TOO_LARGE), ("busy", BUSY)):
+            page = words / f"{name}.{code}.txt"
+            page.write_text(in_language(message, code) + "\n")
+            page.chmod(0o644)
 
 
 def open_files() -> int:
@@ -210,11 +251,25 @@ def _die_with_parent() -> None:
         pass
 
 
-def start(
-    nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: int = 1
-) -> subprocess.Popen:
+@dataclass
+class Front:
+    """A running nginx and the folder of its files."""
+
+    process: subprocess.Popen
+    folder: Path
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start(nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: int = 1) -> Front:
     """nginx started in the foreground with its files in a folder of its own; the
-    caller stops it (terminate) when the app server stops."""
+    caller stops it when the app server stops."""
     folder = Path(tempfile.mkdtemp(prefix="ofcboard-front-"))
     folder.chmod(0o755)  # nginx's workers, run as another user when started as root
     text = config(
@@ -227,13 +282,16 @@ def start(
         workers=workers,
     )
     (folder / "nginx.conf").write_text(text)
+    refusal_pages(folder)
     command = [nginx.binary, "-p", str(folder), "-e", "stderr", "-c", str(folder / "nginx.conf")]
     checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
     if checked.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
         raise SystemExit(f"nginx does not take the front's configuration:\n{checked.stderr}")
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [*command, "-g", "daemon off;"],
         stdout=sys.stdout,
         stderr=sys.stderr,
         preexec_fn=_die_with_parent,
     )
+    return Front(process, folder)

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from types import ModuleType
 from typing import TextIO
 
 from django.utils.translation import to_locale
@@ -37,21 +38,27 @@ POLL_SECONDS = 0.1
 GIVE_UP_SECONDS = 60.0
 
 
-def in_settings_language(words: str) -> str:
-    """``words`` (a message of the project's catalogue) in the language of the
-    settings; as they are when it has none for them."""
-    # The settings module read as a module: django.conf.settings would be configured
-    # for good in the server's main process, which has no DJANGO_SETTINGS_MODULE.
-    settings = importlib.import_module(
-        os.environ.get("DJANGO_SETTINGS_MODULE") or "ofcboard.settings"
-    )
+def settings_module() -> ModuleType:
+    """The settings module read as a module: django.conf.settings would be configured
+    for good in the server's main process, which has no DJANGO_SETTINGS_MODULE."""
+    return importlib.import_module(os.environ.get("DJANGO_SETTINGS_MODULE") or "ofcboard.settings")
+
+
+def in_language(words: str, language: str) -> str:
+    """``words`` (a message of the project's catalogue) in ``language`` ("nl",
+    "zh-hans"); as they are when the catalogue has none for them."""
     catalogue = gettext.translation(
         "django",
-        localedir=str(settings.LOCALE_PATHS[0]),
-        languages=[to_locale(settings.LANGUAGE_CODE)],
+        localedir=str(settings_module().LOCALE_PATHS[0]),
+        languages=[to_locale(language)],
         fallback=True,
     )
     return catalogue.gettext(words)
+
+
+def in_settings_language(words: str) -> str:
+    """``words`` in the language of the settings (LANGUAGE_CODE)."""
+    return in_language(words, settings_module().LANGUAGE_CODE)
 
 
 def listening(host: str, port: int) -> bool:

@@ -66,6 +66,7 @@ from ofcboard.front import Nginx
 from ofcboard.front import find as find_front
 from ofcboard.front import start as start_front
 from ofcboard.ready import watch_apart
+from ofcboard.refusals import BUSY, TOO_LARGE
 
 # The app takes forms of a few hundred bytes and no uploads.
 MAX_REQUEST_BODY = 1024 * 1024
@@ -126,26 +127,12 @@ def _in_their_language(environ: dict[str, Any], message: str) -> str:
 
 
 def _too_large(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-    # The one form that takes a file (a spreadsheet to import) says the same limit.
-    from django.utils.translation import gettext_noop
-
-    words = _in_their_language(
-        environ,
-        gettext_noop(
-            "That is more than the app takes at once (1 MB). A spreadsheet to import must "
-            "be smaller: split it into files of a few years each."
-        ),
-    )
+    words = _in_their_language(environ, TOO_LARGE)
     return _answer(start_response, "413 Content Too Large", words=f"{words}\n".encode())
 
 
 def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-    # A save's 503 is kept and sent again by the phone; a login form's is read.
-    from django.utils.translation import gettext_noop
-
-    words = _in_their_language(
-        environ, gettext_noop("The server is busy for a moment. Please try again.")
-    )
+    words = _in_their_language(environ, BUSY)
     return _answer(
         start_response,
         "503 Service Unavailable",
@@ -406,22 +393,7 @@ def app() -> WSGIApp:
     # loopback speed: nothing is left for BodyReads to bound. Without it, it is ours.
     served = lanes if os.environ.get("OFCBOARD_FRONT") else reading_bodies_first(lanes)
     # Without a trusted proxy, everyone's forwarded headers are dropped.
-    return behind_a_proxy(front_words(served), os.environ.get("OFCBOARD_TRUSTED_PROXY", ""))
-
-
-def front_words(app: WSGIApp) -> WSGIApp:
-    """The front's own refusals (a body too large, an address asking too much) worded
-    as the app words its own, in the phone's language (ofcboard/front.py asks here)."""
-
-    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "")
-        if path == "/_front/too-large":
-            return _too_large(environ, start_response)
-        if path == "/_front/busy":
-            return _busy(environ, start_response)
-        return app(environ, start_response)
-
-    return served
+    return behind_a_proxy(served, os.environ.get("OFCBOARD_TRUSTED_PROXY", ""))
 
 
 def _allow_open_sockets(wanted: int) -> None:
@@ -485,8 +457,7 @@ def main(argv: list[str] | None = None) -> None:
         _serve(args, host, port, threads)
     finally:
         if front is not None:
-            front.terminate()
-            front.wait(STOP_SECONDS)
+            front.stop()
 
 
 def _the_front(wanted: str) -> Nginx | None:
