@@ -214,8 +214,9 @@ PLAYERS = ("Anna", "Bram", "Chris")
 POLL = re.compile(r'hx-get="(/nights/\d+/live/\?[^"]+)"')
 
 
-def serving_the_test_database(settings_module: str = "tests.settings") -> tuple:
-    """The server as `make run` starts it, on the test's own database: (process, port)."""
+def serving_the_test_database(settings_module: str = "tests.settings", *options: str) -> tuple:
+    """The server as `make run` starts it, on the test's own database: (process, port);
+    ``options`` as `python -m ofcboard.serve` takes them (``--front yes``)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": settings_module,
@@ -223,17 +224,19 @@ def serving_the_test_database(settings_module: str = "tests.settings") -> tuple:
         "OFCBOARD_TABLE": "1",
     }
     env.pop("CACHE_URL", None)
-    return start_server(env)
+    return start_server(env, *options)
 
 
 class Phone:
     """A player's phone on the table's Wi-Fi: logged in, one connection kept open."""
 
-    def __init__(self, port: int, session_key: str) -> None:
+    def __init__(self, port: int, session_key: str, address: str = "127.0.0.1") -> None:
         self.port = port
         self.csrf = secrets.token_hex(16)  # Django takes its own 32-character secret back
         self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=(address, 0)
+        )
 
     def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
         headers = {"Cookie": self.cookie}
@@ -267,12 +270,13 @@ class Phone:
             time.sleep(0.2)
 
 
-def phones_at(port: int, night) -> dict[str, Phone]:
+def phones_at(port: int, night, address: str = "127.0.0.1") -> dict[str, Phone]:
+    """A phone for each player of ``night``, all on the Wi-Fi behind ``address``."""
     phones = {}
     for seat in night.seats.all():
         client = Client()
         client.force_login(seat.user)
-        phones[seat.name] = Phone(port, client.cookies["sessionid"].value)
+        phones[seat.name] = Phone(port, client.cookies["sessionid"].value, address)
     return phones
 
 

@@ -1,0 +1,252 @@
+"""The site behind its front, as `make run` starts it where nginx and Nchan are
+installed (`python -m ofcboard.serve --front yes`, ofcboard/front.py): a save reaches
+the other phones' streams at once, and no client on the Wi-Fi, or on the internet, can
+stall the table's saves by holding bodies back or by asking too much.
+
+The same attacks without the front are tests/test_server_front.py's.
+"""
+
+import contextlib
+import selectors
+import socket
+import threading
+import time
+
+import pytest
+
+from ofcboard import front
+from ofcboard.ready import in_language
+from ofcboard.refusals import BUSY
+from scorekeeper.models import Entry, Night
+from tests.helpers import make_night
+from tests.test_server_front import (
+    HeldBodies,
+    Phone,
+    from_address,
+    phones_at,
+    serving_the_test_database,
+)
+
+pytestmark = pytest.mark.skipif(front.find() is None, reason="nginx with Nchan is not installed")
+
+PLAYERS = ("Anna", "Bram", "Chris")
+# Saves must go through within this while the attacks go on.
+SAVE_SECONDS = 2
+
+
+@pytest.fixture
+def behind_the_front(transactional_db):
+    process, port = serving_the_test_database("tests.settings", "--front", "yes")
+    yield port
+    process.terminate()
+    process.wait(15)
+
+
+class Stream:
+    """A page's stream, read on a socket of its own: the versions it was told."""
+
+    def __init__(self, port: int, phone: Phone, path: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"Cookie: {phone.cookie}\r\n\r\n".encode()
+        )
+        self.said = b""
+        self.head = self._read_until(b"\r\n\r\n")
+
+    def _read_until(self, end: bytes) -> bytes:
+        while end not in self.said:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self.said += chunk
+        head, _, self.said = self.said.partition(end)
+        return head
+
+    def next_version(self, within: float) -> str:
+        """The next "version N" said, waiting ``within`` seconds at most."""
+        self.sock.settimeout(within)
+        while True:
+            event = self._read_until(b"\n\n").decode()
+            for line in event.splitlines():
+                if line.startswith("data: version "):
+                    return line.removeprefix("data: version ")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def a_round(night: Night, number: int, players: tuple[str, ...]) -> dict[str, dict]:
+    """Each player's form for round ``number``: totals adding up to zero."""
+    seats = {seat.name: seat.pk for seat in night.seats.all()}
+    totals = {name: number for name in players[1:]}
+    totals[players[0]] = -number * (len(players) - 1)
+    return {
+        name: {"round": number, "seat": seats[name], "points": totals[name]} for name in players
+    }
+
+
+def play_rounds(phones: dict[str, Phone], night: Night, rounds: int) -> list[float]:
+    """Every phone saves its total of each round at the same instant: how long each
+    save took to go through."""
+    waits: list[float] = []
+    players = tuple(phones)
+    for number in range(1, rounds + 1):
+        forms = a_round(night, number, players)
+        taps = [
+            threading.Thread(
+                target=lambda name=name, form=forms[name]: waits.append(
+                    phones[name].save(f"/nights/{night.pk}/entry/", form)
+                )
+            )
+            for name in players
+        ]
+        for tap in taps:
+            tap.start()
+        for tap in taps:
+            tap.join(40)
+    assert len(waits) == rounds * len(players)
+    recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
+    assert recorded.count() == rounds * len(players)
+    return waits
+
+
+def test_a_save_reaches_the_other_phones_streams_at_once(behind_the_front):
+    night = make_night(PLAYERS)
+    phones = phones_at(behind_the_front, night)
+    night_stream = Stream(behind_the_front, phones["Bram"], f"/nights/{night.pk}/stream/")
+    group_stream = Stream(behind_the_front, phones["Chris"], f"/groups/{night.group_id}/stream/")
+    try:
+        assert night_stream.head.startswith(b"HTTP/1.1 200")
+        assert b"text/event-stream" in night_stream.head
+        saved = time.monotonic()
+        phones["Anna"].save(f"/nights/{night.pk}/entry/", a_round(night, 1, PLAYERS)["Anna"])
+        told = night_stream.next_version(within=1)
+        assert time.monotonic() - saved < 1
+        night.refresh_from_db()
+        assert told == str(night.version)
+        assert group_stream.next_version(within=1) == night.group.nights_version()
+    finally:
+        night_stream.close()
+        group_stream.close()
+
+
+def test_a_stranger_cannot_listen_to_a_night(behind_the_front):
+    night = make_night(PLAYERS)
+    other = make_night(("Dirk", "Eva"))
+    stranger = phones_at(behind_the_front, other)["Dirk"]
+    stream = Stream(behind_the_front, stranger, f"/nights/{night.pk}/stream/")
+    try:
+        assert stream.head.startswith(b"HTTP/1.1 404")
+    finally:
+        stream.close()
+    # Nor reach the front's own place for streams from outside.
+    inside = Stream(behind_the_front, stranger, f"/_streams/night-{night.pk}")
+    try:
+        assert inside.head.startswith(b"HTTP/1.1 404")
+    finally:
+        inside.close()
+
+
+class Flood:
+    """``count`` connections from one address, each asking for a page again as soon as
+    it is answered (or refused), on one thread."""
+
+    def __init__(self, port: int, address: str, count: int) -> None:
+        self.port, self.address = port, address
+        self.selector = selectors.DefaultSelector()
+        self.asked = 0
+        for _ in range(count):
+            self._open()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._ask, daemon=True)
+        self.thread.start()
+
+    def _open(self) -> None:
+        with contextlib.suppress(OSError):
+            sock = from_address(self.address, self.port)
+            sock.setblocking(False)
+            self._send(sock)
+            self.selector.register(sock, selectors.EVENT_READ)
+
+    def _send(self, sock: socket.socket) -> None:
+        sock.send(b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        self.asked += 1
+
+    def _ask(self) -> None:
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
+                sock = key.fileobj
+                with contextlib.suppress(OSError):
+                    if sock.recv(65536):  # type: ignore[union-attr]
+                        continue
+                # Answered in full (the server closed it): ask again on a new one.
+                self.selector.unregister(sock)
+                sock.close()  # type: ignore[union-attr]
+                self._open()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+
+
+def test_held_bodies_and_a_flood_from_one_address_leave_every_save_going_through(
+    behind_the_front,
+):
+    """128 bodies announced and never sent, from 32 addresses, and 300 connections
+    asking for pages from one more: the table's saves still go through within 2 s."""
+    night = make_night(PLAYERS)
+    phones = phones_at(behind_the_front, night)
+    held = HeldBodies(behind_the_front, [f"127.0.1.{n}" for n in range(1, 33)], 128)
+    flood = Flood(behind_the_front, "127.0.2.1", 300)
+    try:
+        time.sleep(1)  # every body is announced, the flood is on
+        waits = play_rounds(phones, night, rounds=3)
+        assert flood.asked > 300  # the flood kept asking all along
+    finally:
+        flood.close()
+        held.close()
+    assert max(waits) < SAVE_SECONDS, sorted(waits)[-3:]
+
+
+def test_a_seventh_client_behind_the_tables_router_does_not_stop_the_table(behind_the_front):
+    """Six phones behind one address (a router, a public site: two tables of three, as
+    OFC seats four at most) and, on the same address, a client holding 100 bodies
+    back: the six still save within 2 s."""
+    router = "127.0.3.1"
+    nights = [make_night(PLAYERS), make_night(("Dirk", "Eva", "Femke"))]
+    phones = [phones_at(behind_the_front, night, router) for night in nights]
+    held = HeldBodies(behind_the_front, [router], 100)
+    try:
+        time.sleep(1)
+        waits = [
+            wait
+            for night, table in zip(nights, phones, strict=True)
+            for wait in play_rounds(table, night, 2)
+        ]
+    finally:
+        held.close()
+    assert max(waits) < SAVE_SECONDS, sorted(waits)[-3:]
+
+
+def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_the_front):
+    flood = Flood(behind_the_front, "127.0.4.1", 300)
+    try:
+        time.sleep(1)
+        with from_address("127.0.4.1", behind_the_front) as sock:
+            sock.sendall(
+                b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: nl\r\n"
+                b"Connection: close\r\n\r\n"
+            )
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+    finally:
+        flood.close()
+    assert answer.startswith(b"HTTP/1.1 503")
+    assert b"Retry-After: 2" in answer
+    dutch = in_language(BUSY, "nl")
+    assert dutch != BUSY
+    assert dutch.encode() in answer
