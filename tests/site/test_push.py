@@ -1,0 +1,305 @@
+"""Publishing a change to the front (scorekeeper/site/push.py): only once the door's
+transaction commits, only with a front (settings.PUSH_URL), the night's version and
+the group's fingerprint as they are after the save; a refused change or one rolled back
+publishes nothing, and a front that does not answer never fails a save.
+
+A tiny HTTP server on 127.0.0.1 stands in for the front's publisher: it keeps every
+request it is sent, before it answers, so a publish that returned has been seen."""
+
+import logging
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.db import transaction
+
+from scorekeeper.models import Entry, Group, Night, User
+from scorekeeper.reads.owed import owed_across_nights
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.groups import join_group
+from scorekeeper.services.locks import (
+    at_table,
+    group_change,
+    member_of,
+    night_change,
+    nights_change,
+)
+from scorekeeper.services.nights import end_night, share_screen
+from scorekeeper.services.payments import pay_owed
+from scorekeeper.site import push
+from scorekeeper.table.people import person_key
+from tests.helpers import enter, finish, make_group, make_night, make_user, play
+
+
+@dataclass
+class FakeFront:
+    url: str
+    received: list[tuple[str, str, str, str]] = field(default_factory=list)
+    status: int = 201
+
+    def posts(self) -> list[tuple[str, str]]:
+        """What was published: (the channel's path, the body)."""
+        return [(path, body) for method, path, body, _ in self.received if method == "POST"]
+
+
+@pytest.fixture
+def front(settings) -> Iterator[FakeFront]:
+    """The front's publisher, listening; settings.PUSH_URL points at it."""
+    fake = FakeFront(url="")
+
+    class Publisher(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+            fake.received.append(("POST", self.path, body, self.headers.get("Content-Type", "")))
+            self.send_response(fake.status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Publisher)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}/"
+    settings.PUSH_URL = fake.url
+    yield fake
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def versions(night: Night) -> list[tuple[str, str]]:
+    """What the front should be told of ``night`` and its group, as they are now."""
+    night.refresh_from_db()
+    group = Group.objects.get(pk=night.group_id)
+    return [
+        (f"/night-{night.pk}", f"version {night.version}"),
+        (f"/group-{group.pk}", f"version {group.nights_version()}"),
+    ]
+
+
+def test_a_saved_total_is_published_once_the_save_commits(
+    front, db, django_capture_on_commit_callbacks
+):
+    night = make_night(("Anna", "Bram"))
+    night.refresh_from_db()
+    before = night.version
+    with django_capture_on_commit_callbacks(execute=True):
+        enter(night, "Anna", 5)
+        assert front.received == []  # not while the transaction is open
+    assert front.posts() == versions(night)
+    assert night.version == before + 1
+    assert {content_type for *_, content_type in front.received} == {"text/plain"}
+
+
+def test_a_round_going_through_publishes_the_version_after_the_round(
+    front, db, django_capture_on_commit_callbacks
+):
+    night = make_night(("Anna", "Bram"))
+    enter(night, "Anna", 5)
+    with django_capture_on_commit_callbacks(execute=True):
+        enter(night, "Bram", -5)  # the round goes through
+    assert night.rounds.filter(recorded_at__isnull=False).count() == 1
+    assert front.posts() == versions(night)
+
+
+def test_starting_a_night_publishes_the_groups_fingerprint_only(
+    front, db, django_capture_on_commit_callbacks
+):
+    group = make_group(members=("Anna", "Bram"))
+    with django_capture_on_commit_callbacks(execute=True):
+        night = make_night(("Anna", "Bram"), group=group)
+    assert list(group.nights.values_list("pk", flat=True)) == [night.pk]
+    assert front.posts() == [(f"/group-{group.pk}", f"version {group.nights_version()}")]
+
+
+def test_joining_a_group_publishes_its_fingerprint(front, db, django_capture_on_commit_callbacks):
+    night = make_night(("Anna", "Bram"))
+    with django_capture_on_commit_callbacks(execute=True):
+        join_group(group=night.group, user=make_user("Dora"))
+    assert front.posts() == [versions(night)[1]]
+
+
+def test_a_payment_across_nights_publishes_each_night_it_changed_and_the_group(
+    front, db, django_capture_on_commit_callbacks
+):
+    first = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
+    second = finish(play(make_night(group=first.group), {"Anna": 0, "Bram": 3, "Chris": -3}))
+    group = first.group
+    before = dict(group.nights.values_list("pk", "version"))
+    with django_capture_on_commit_callbacks(execute=True):
+        # Chris owes Anna 60 ct from the first night and 30 ct (through Bram) from the
+        # second: 70 ct square the first night and 10 ct of the second.
+        tab = pay_owed(
+            group=group,
+            payer=person_key(User.objects.get(name="Chris").seats.first()),
+            payee=person_key(User.objects.get(name="Anna").seats.first()),
+            cents=70,
+            currency="EUR",
+            fingerprint=owed_across_nights(group).fingerprint,
+            marked_by=User.objects.get(name="Anna"),
+        )
+    assert {part.seat.night_id for part in tab.parts.all()} == {first.pk, second.pk}
+    after = dict(group.nights.values_list("pk", "version"))
+    changed = sorted(pk for pk in after if after[pk] != before[pk])
+    assert changed == sorted([first.pk, second.pk])
+    assert sorted(front.posts()) == sorted(
+        [(f"/night-{pk}", f"version {after[pk]}") for pk in changed]
+        + [(f"/group-{group.pk}", f"version {group.nights_version()}")]
+    )
+
+
+def test_a_change_refused_at_the_door_publishes_nothing(
+    front, db, django_capture_on_commit_callbacks
+):
+    night = make_night(("Anna", "Bram"))
+    join_group(group=night.group, user=make_user("Dora"))  # in the group, not at the table
+    dora = User.objects.get(name="Dora")
+    night.refresh_from_db()
+    before = night.version
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(Refused):
+            end_night(night=night, by=dora)
+        with pytest.raises(Refused):
+            enter(night, "Anna", 5, by="Dora")
+    assert callbacks == []
+    assert front.received == []
+    night.refresh_from_db()
+    assert night.version == before and night.ended_at is None
+    assert not Entry.objects.filter(round__night=night).exists()
+
+
+class Boom(Exception):
+    pass
+
+
+def inside_night_change(night: Night, anna: User) -> None:
+    with night_change(night, by=anna, may=at_table) as locked:
+        locked.screen_token = "written-then-taken-back"
+        locked.save(update_fields=["screen_token"])
+        raise Boom
+
+
+def inside_nights_change(night: Night, anna: User) -> None:
+    with nights_change(night.group, by=anna, may=member_of) as touched:
+        Night.objects.filter(pk=night.pk).update(screen_token="written-then-taken-back")
+        touched.changed_pages([night.pk])
+        raise Boom
+
+
+def inside_group_change(night: Night, anna: User) -> None:
+    with group_change(night.group, by=anna):
+        Group.objects.filter(pk=night.group_id).update(currency="GBP")
+        raise Boom
+
+
+@pytest.mark.parametrize("door", [inside_night_change, inside_nights_change, inside_group_change])
+def test_an_exception_inside_a_door_publishes_nothing(
+    front, db, django_capture_on_commit_callbacks, door
+):
+    night = make_night(("Anna", "Bram"))
+    night.refresh_from_db()
+    before = (night.version, night.group.nights_version())
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(Boom),
+        transaction.atomic(),
+    ):
+        door(night, User.objects.get(name="Anna"))
+    assert callbacks == [] and front.received == []
+    night.refresh_from_db()
+    assert (night.version, night.group.nights_version()) == before
+    assert night.screen_token is None
+    assert Group.objects.get(pk=night.group_id).currency == "EUR"
+
+
+def test_a_save_rolled_back_after_its_door_publishes_nothing(
+    front, db, django_capture_on_commit_callbacks
+):
+    """The door asked to publish, but the transaction around it rolled back."""
+    night = make_night(("Anna", "Bram"))
+    night.refresh_from_db()
+    before = night.version
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(Boom),
+        transaction.atomic(),
+    ):
+        enter(night, "Anna", 5)
+        raise Boom
+    assert front.received == []
+    night.refresh_from_db()
+    assert night.version == before
+
+
+def test_a_save_sent_again_changes_nothing_and_publishes_nothing(
+    front, db, django_capture_on_commit_callbacks
+):
+    night = make_night(("Anna", "Bram"))
+    share_screen(night=night, by=night.started_by)
+    enter(night, "Anna", 5, key="phone-save-1")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enter(night, "Anna", 5, key="phone-save-1").already_saved
+        share_screen(night=night, by=night.started_by)  # shared already: the same link
+    assert front.received == []
+
+
+def test_without_a_front_nothing_is_sent(front, settings, db, django_capture_on_commit_callbacks):
+    settings.PUSH_URL = ""
+    night = make_night(("Anna", "Bram"))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        enter(night, "Anna", 5)
+        join_group(group=night.group, user=make_user("Dora"))
+    assert callbacks == []  # nothing even waits for the commit
+    assert front.received == []
+    assert Entry.objects.filter(round__night=night).count() == 1
+
+
+def a_closed_port(front, settings, monkeypatch) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.PUSH_URL = f"http://127.0.0.1:{port}/"  # nothing listens: refused at once
+
+
+def a_front_that_never_answers(front, settings, monkeypatch) -> socket.socket:
+    """Listening, taking the request, never answering: the publish gives up in time."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    monkeypatch.setattr(push, "PUBLISH_SECONDS", 0.1)
+    settings.PUSH_URL = f"http://127.0.0.1:{silent.getsockname()[1]}/"
+    return silent
+
+
+def a_front_that_answers_an_error(front, settings, monkeypatch) -> None:
+    front.status = 503
+
+
+@pytest.mark.parametrize(
+    "down", [a_closed_port, a_front_that_never_answers, a_front_that_answers_an_error]
+)
+def test_a_front_that_does_not_take_the_publish_never_fails_the_save(
+    front, settings, db, monkeypatch, caplog, django_capture_on_commit_callbacks, down
+):
+    night = make_night(("Anna", "Bram"))
+    kept = down(front, settings, monkeypatch)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="scorekeeper.site.push"),
+            django_capture_on_commit_callbacks(execute=True) as callbacks,
+        ):
+            result = enter(night, "Anna", 5)
+    finally:
+        if kept is not None:
+            kept.close()
+    assert len(callbacks) == 1  # the publish ran, and failed quietly
+    assert Entry.objects.filter(pk=result.entry.pk, points=5).exists()
+    warnings = [r for r in caplog.records if r.name == "scorekeeper.site.push"]
+    assert {r.levelno for r in warnings} == {logging.WARNING}
+    said = " ".join(r.getMessage() for r in warnings)
+    assert f"night-{night.pk}" in said and f"group-{night.group_id}" in said
