@@ -14,7 +14,7 @@
   "use strict";
 
   const SAFETY_POLL_MS = 30000;
-  const REOPEN_MS = 10000;
+  const REOPEN_MS = 5000;
   const streams = new Map();  // url -> EventSource
   const lastAsked = new Map();  // element id -> time of its last request
 
@@ -32,6 +32,12 @@
     return Boolean(source) && source.readyState === EventSource.OPEN;
   }
 
+  // Whether the page is told of changes (open) or asks for them (closed): for the
+  // browser tests, and for anyone reading the page's source.
+  function say(state) {
+    document.documentElement.dataset.stream = state;
+  }
+
   function askNow(url, version) {
     listeners(url).forEach((element) => {
       if (version === undefined || shownVersion(element) !== version) {
@@ -44,12 +50,16 @@
     if (streams.has(url) || document.hidden) return;
     const source = new EventSource(url);
     streams.set(url, source);
-    source.addEventListener("open", () => askNow(url));  // what happened while closed
+    source.addEventListener("open", () => {
+      say("open");
+      askNow(url);  // what happened while it was closed
+    });
     source.addEventListener("message", (event) => {
       const said = /^version (\S+)$/.exec(event.data);
       if (said) askNow(url, said[1]);
     });
     source.addEventListener("error", () => {
+      say("closed");
       // The browser reconnects by itself after a dropped connection; a stream refused
       // outright (no front, a 404) is closed for good, and tried again later.
       if (source.readyState === EventSource.CLOSED) {
@@ -63,6 +73,7 @@
     const source = streams.get(url);
     if (source) source.close();
     streams.delete(url);
+    say("closed");
   }
 
   function openAll() {

@@ -1,0 +1,155 @@
+"""Three phones at 390x844 on the site behind its front, as `make run` starts it where
+nginx and Nchan are installed: a save shows on the two other phones within a second;
+when their streams are cut they fall back to polling, and when the streams come back
+they are told again, with nothing shown twice and nothing missed."""
+
+import re
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from ofcboard import front
+from scorekeeper.models import Night
+from tests.e2e.conftest import PHONE
+from tests.e2e.test_night_three_phones import enter_total
+from tests.helpers import make_night
+from tests.test_server_front import serving_the_test_database
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(front.find() is None, reason="nginx with Nchan is not installed"),
+]
+
+PLAYERS = ("Anna", "Bram", "Chris")
+
+
+@pytest.fixture
+def site():
+    process, port = serving_the_test_database("tests.settings", "--front", "yes")
+    yield process, f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(15)
+
+
+def publishing_address(server_pid: int) -> str:
+    """Where the front started by the server ``server_pid`` takes what is published:
+    read from its nginx's configuration (ofcboard/front.py writes it)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            # nginx's master names itself "nginx: master process <its command line>".
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        configured = re.search(r"nginx.* -c (\S+)", command)
+        if parent == server_pid and configured:
+            config = Path(configured.group(1)).read_text()
+            return re.findall(r"listen (127\.0\.0\.1:\d+);", config)[-1]
+    raise AssertionError("the server started no nginx")
+
+
+def cut_the_streams(server_pid: int, night: Night) -> None:
+    """The front drops every stream on the night's channel, as a Wi-Fi that comes and
+    goes, or iOS ending a stream in the background, would."""
+    request = urllib.request.Request(
+        f"http://{publishing_address(server_pid)}/night-{night.pk}", method="DELETE"
+    )
+    urllib.request.urlopen(request, timeout=5).read()
+
+
+class Phones:
+    """Each player's phone at a phone's size, logged in, with the fragments its live
+    area was sent (by the version it showed when it asked)."""
+
+    def __init__(self, browser, url: str, night: Night) -> None:
+        self.pages = {}
+        self.fragments: dict[str, list[str]] = {}
+        self.violations: list[str] = []
+        for seat in night.seats.all():
+            client = Client()
+            client.force_login(seat.user)
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+            context = browser.new_context(viewport=PHONE, base_url=url)
+            context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": url}])
+            page = context.new_page()
+            page.on("response", lambda answer, name=seat.name: self._note(name, answer))
+            page.on("console", self._note_violation)
+            page.goto(f"/nights/{night.pk}/")
+            self.pages[seat.name] = page
+
+    def _note(self, name: str, answer) -> None:
+        address = urlsplit(answer.url)
+        if address.path.endswith("/live/") and answer.status == 200:
+            self.fragments.setdefault(name, []).append(parse_qs(address.query)["version"][0])
+
+    def _note_violation(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.violations.append(message.text)
+
+    def stream_state(self, name: str) -> str | None:
+        return self.pages[name].evaluate("document.documentElement.dataset.stream || null")
+
+    def close(self) -> None:
+        for page in self.pages.values():
+            page.context.close()
+
+
+def shown_on(page, name: str):
+    return page.locator(f".entry-line[data-seat='{name}']")
+
+
+def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser, site):
+    process, url = site
+    night = make_night(PLAYERS)
+    phones = Phones(browser, url, night)
+    anna, bram, chris = (phones.pages[name] for name in PLAYERS)
+    try:
+        for name in PLAYERS:
+            expect(phones.pages[name].locator("html")).to_have_attribute("data-stream", "open")
+
+        # Pushed: Anna's total is on the two other phones within a second of her tap.
+        tapped = time.monotonic()
+        enter_total(anna, 7)
+        for page in (bram, chris):
+            expect(shown_on(page, "Anna")).to_contain_text("+7", timeout=1000)
+        assert time.monotonic() - tapped < 1.0
+
+        # Cut: the two other phones' streams drop and cannot come back for now; they
+        # ask every 2 s again, and Bram's total still reaches Chris.
+        for page in (bram, chris):
+            page.route("**/stream/", lambda route: route.abort())
+        cut_the_streams(process.pid, night)
+        for page in (bram, chris):
+            expect(page.locator("html")).to_have_attribute("data-stream", "closed")
+        enter_total(bram, 17)
+        expect(shown_on(chris, "Bram")).to_contain_text("+17", timeout=5000)
+
+        # Back: the streams open again by themselves, and the round going through shows
+        # on the other phones within a second again.
+        for page in (bram, chris):
+            page.unroute("**/stream/")
+        for page in (bram, chris):
+            expect(page.locator("html")).to_have_attribute("data-stream", "open", timeout=15000)
+        tapped = time.monotonic()
+        enter_total(chris, -24)
+        for page in (anna, bram):
+            expect(page.locator(".round-no")).to_have_text("Round 2", timeout=1000)
+        assert time.monotonic() - tapped < 1.5
+
+        # Nothing missed: every phone shows the round that went through the same way.
+        for page in (anna, bram, chris):
+            expect(page.locator(".standings")).to_contain_text("−24")
+            expect(page.locator(".round-no")).to_have_text("Round 2")
+        # Nothing shown twice: no phone was sent its live area again for a version it
+        # had already been sent one for.
+        for name, versions in phones.fragments.items():
+            assert len(versions) == len(set(versions)), (name, versions)
+        assert phones.violations == []
+    finally:
+        phones.close()
