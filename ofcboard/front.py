@@ -92,12 +92,14 @@ def config(
     apps: list[str],
     publish: str,
     redis_url: str = "",
+    redis_namespace: str = "ofcboard",
     workers: int = 1,
 ) -> str:
     """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
     passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
     server on ``publish`` (loopback only). With ``redis_url``, Nchan keeps its channels
-    in that Redis, so every node's front sends what any node's app published."""
+    in that Redis (under ``redis_namespace``), so every node's front sends what any
+    node's app published."""
     files = open_files()
     languages = _language_maps()
     temp = "\n".join(
@@ -105,7 +107,13 @@ def config(
         for directive in nginx.temp_paths
     )
     upstream = "\n".join(f"    server {app};" for app in apps)
-    redis = f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n" if redis_url else ""
+    redis = ""
+    if redis_url:
+        # Several sites may share one Redis: each keeps its channels under its own name.
+        redis = (
+            f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n"
+            f"  nchan_redis_namespace {redis_namespace};\n"
+        )
     to_app = """      proxy_pass http://app;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
@@ -279,6 +287,7 @@ def start(nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: 
         apps=apps,
         publish=publish,
         redis_url=os.environ.get("OFCBOARD_PUSH_REDIS", ""),
+        redis_namespace=os.environ.get("OFCBOARD_PUSH_NAMESPACE", "ofcboard"),
         workers=workers,
     )
     (folder / "nginx.conf").write_text(text)

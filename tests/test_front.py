@@ -7,10 +7,13 @@ The same attacks without the front are tests/test_server_front.py's.
 """
 
 import contextlib
+import os
+import secrets
 import selectors
 import socket
 import threading
 import time
+from unittest import mock
 
 import pytest
 
@@ -250,3 +253,38 @@ def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_
     dutch = in_language(BUSY, "nl")
     assert dutch != BUSY
     assert dutch.encode() in answer
+
+
+@pytest.mark.skipif(
+    not os.environ.get("OFCBOARD_TEST_CACHE_URL"), reason="needs a Redis (make test starts one)"
+)
+def test_two_nodes_fronts_share_their_streams_through_redis(transactional_db):
+    """Two app nodes, each with its own front, the fronts' channels in one Redis (as the
+    README's many-tables setup runs them): a save on one node reaches a phone whose
+    stream is held by the other node's front."""
+    night = make_night(PLAYERS)
+    redis = {
+        "OFCBOARD_PUSH_REDIS": os.environ["OFCBOARD_TEST_CACHE_URL"].rsplit("/", 1)[0],
+        "OFCBOARD_PUSH_NAMESPACE": f"test-{secrets.token_hex(4)}",
+    }
+    nodes = []
+    try:
+        with mock.patch.dict(os.environ, redis):
+            for _ in range(2):
+                nodes.append(serving_the_test_database("tests.settings", "--front", "yes"))
+        (_, saving), (_, listening) = nodes
+        bram = phones_at(listening, night)["Bram"]
+        stream = Stream(listening, bram, f"/nights/{night.pk}/stream/")
+        try:
+            assert stream.head.startswith(b"HTTP/1.1 200")
+            anna = phones_at(saving, night)["Anna"]
+            anna.save(f"/nights/{night.pk}/entry/", a_round(night, 1, PLAYERS)["Anna"])
+            told = stream.next_version(within=2)
+            night.refresh_from_db()
+            assert told == str(night.version)
+        finally:
+            stream.close()
+    finally:
+        for process, _ in nodes:
+            process.terminate()
+            process.wait(15)
