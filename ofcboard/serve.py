@@ -42,6 +42,20 @@ bounded instead: a client address may have PER_ADDRESS bodies on the way and the
 process ALL, on threads that never do the app's work, and past that the answer is
 503 at once (a phone keeps its save and sends it again).
 
+Behind the front (``--front``, ofcboard/front.py: nginx, which `make run` starts when
+it is installed) the phones never reach this server; nginx does, over loopback,
+with every body already read whole, within its own deadlines and limits per
+address. So behind it :class:`BodyReads` has nothing left to bound and is left out
+(tests/test_front.py: 128 bodies held back from 32 addresses, and 100 from the
+table's own address, leave every save going through within 2 s with it left out;
+the same attacks on this server without its front, BodyReads and all, saved
+nothing for 30 s: 128 held bodies fill its ALL). What stays, front or no front: the hashing lane (nginx cannot tell a
+post that will hash from one that will not, and lets an address ask 20 times a
+second, which is 10 s of hashing a second), the forwarded address (nginx is the
+trusted proxy, so the login and sign-up counts see each phone's own), and the
+413 from a declared length (for the server without its front). Without the front,
+in table mode on a laptop with no nginx, everything here is as before.
+
 ``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
 own threads and database connections; `make run` keeps one, so whatever a process
 keeps in memory is the table's. ``--threads N`` (or OFCBOARD_THREADS) changes each
@@ -498,9 +512,12 @@ def _serve(args: argparse.Namespace, host: str, port: int, threads: int) -> None
         interface=Interfaces.WSGI,
         workers=args.workers,
         workers_kill_timeout=STOP_SECONDS,
-        # The threads that may wait for a body or for the hashing lane come on top of
-        # those that do the work.
-        blocking_threads=threads + BodyReads.ALL + HASHING_AT_ONCE + HASHING_WAITING,
+        # The threads that may wait for the hashing lane, and without the front for a
+        # body, come on top of those that do the work.
+        blocking_threads=threads
+        + (0 if os.environ.get("OFCBOARD_FRONT") else BodyReads.ALL)
+        + HASHING_AT_ONCE
+        + HASHING_WAITING,
         backlog=2048,
         backpressure=CONNECTION_LIMIT,
         http=HTTPModes.http1,

@@ -90,38 +90,6 @@ def test_a_signed_in_phone_gets_no_cookie_either(login, make_user):
     assert no_cookie_set(response)
 
 
-# What scorekeeper/site/phones.py keep_signed_in does on every request, this one
-# included (it is not this view's to change): it asks whether request.user is signed
-# in, which marks the session read (so SessionMiddleware adds Vary: Cookie), and for a
-# signed-in phone loads its session and account, and once a day renews the session
-# with a new cookie. Harmless for a supervisor, which sends no cookie; kept here as
-# strict xfails so that a change to the middleware shows.
-KEEP_SIGNED_IN = "keep_signed_in (scorekeeper/site/phones.py) reads request.user on every request"
-
-
-@pytest.mark.xfail(strict=True, reason=KEEP_SIGNED_IN)
-def test_the_answer_does_not_vary_by_cookie(client, db):
-    assert "Cookie" not in client.get(reverse("health")).headers.get("Vary", "")
-
-
-@pytest.mark.xfail(strict=True, reason=KEEP_SIGNED_IN)
-def test_a_signed_in_phones_check_reads_neither_its_session_nor_its_account(
-    login, make_user, django_assert_num_queries
-):
-    client = login(make_user("Anna"))
-    with django_assert_num_queries(1):
-        client.get(reverse("health"))
-
-
-@pytest.mark.xfail(strict=True, reason=KEEP_SIGNED_IN)
-def test_a_signed_in_phone_due_for_its_daily_renewal_gets_no_cookie(login, make_user):
-    client = login(make_user("Anna"))
-    session = client.session
-    session["renewed"] = 0  # phones._RENEWED: last renewed long ago
-    session.save()
-    assert no_cookie_set(client.get(reverse("health")))
-
-
 class Tripwire:
     """A request's session or user that fails the test when anything reads it."""
 
