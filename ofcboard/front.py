@@ -93,13 +93,16 @@ def config(
     publish: str,
     redis_url: str = "",
     redis_namespace: str = "ofcboard",
+    trusted_proxies: list[str] | None = None,
     workers: int = 1,
 ) -> str:
     """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
     passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
     server on ``publish`` (loopback only). With ``redis_url``, Nchan keeps its channels
     in that Redis (under ``redis_namespace``), so every node's front sends what any
-    node's app published."""
+    node's app published. Behind a TLS proxy or load balancer (``trusted_proxies``,
+    its addresses or networks), each request's address is the one that proxy says it
+    came from, so the limits count phones, not the proxy; and its scheme is believed."""
     files = open_files()
     languages = _language_maps()
     temp = "\n".join(
@@ -114,12 +117,17 @@ def config(
             f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n"
             f"  nchan_redis_namespace {redis_namespace};\n"
         )
-    to_app = """      proxy_pass http://app;
+    proxies = [proxy.strip() for proxy in trusted_proxies or [] if proxy.strip()]
+    real_ip = "".join(f"  set_real_ip_from {proxy};\n" for proxy in proxies)
+    if real_ip:
+        real_ip += "  real_ip_header X-Forwarded-For;\n  real_ip_recursive on;\n"
+    scheme = "$http_x_forwarded_proto" if proxies else "$scheme"
+    to_app = f"""      proxy_pass http://app;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Proto {scheme};
       proxy_read_timeout 120s;
       proxy_max_temp_file_size 0;"""
     return f"""# Written by ofcboard/front.py each time the front starts.
@@ -149,7 +157,7 @@ http {{
   limit_req_status 503;
   nchan_message_buffer_length 1;
   nchan_message_timeout {MESSAGE_SECONDS}s;
-{redis}
+{redis}{real_ip}
 {languages}
   upstream app {{
 {upstream}
@@ -275,7 +283,15 @@ class Front:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start(nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: int = 1) -> Front:
+def start(
+    nginx: Nginx,
+    *,
+    listen: str,
+    apps: list[str],
+    publish: str,
+    trusted_proxies: list[str] | None = None,
+    workers: int = 1,
+) -> Front:
     """nginx started in the foreground with its files in a folder of its own; the
     caller stops it when the app server stops."""
     folder = Path(tempfile.mkdtemp(prefix="ofcboard-front-"))
@@ -288,6 +304,7 @@ def start(nginx: Nginx, *, listen: str, apps: list[str], publish: str, workers: 
         publish=publish,
         redis_url=os.environ.get("OFCBOARD_PUSH_REDIS", ""),
         redis_namespace=os.environ.get("OFCBOARD_PUSH_NAMESPACE", "ofcboard"),
+        trusted_proxies=trusted_proxies,
         workers=workers,
     )
     (folder / "nginx.conf").write_text(text)

@@ -42,19 +42,19 @@ bounded instead: a client address may have PER_ADDRESS bodies on the way and the
 process ALL, on threads that never do the app's work, and past that the answer is
 503 at once (a phone keeps its save and sends it again).
 
-Behind the front (``--front``, ofcboard/front.py: nginx, which `make run` starts when
-it is installed) the phones never reach this server; nginx does, over loopback,
-with every body already read whole, within its own deadlines and limits per
-address. So behind it :class:`BodyReads` has nothing left to bound and is left out
+Behind the front (``--front``, ofcboard/front.py: nginx, which `make run` starts
+when it is installed) the phones never reach this server; nginx does, over loopback,
+with every body already read whole, within its own deadlines and limits per address.
+So behind it :class:`BodyReads` has nothing left to bound and is left out
 (tests/test_front.py: 128 bodies held back from 32 addresses, and 100 from the
-table's own address, leave every save going through within 2 s with it left out;
-the same attacks on this server without its front, BodyReads and all, saved
-nothing for 30 s: 128 held bodies fill its ALL). What stays, front or no front: the hashing lane (nginx cannot tell a
-post that will hash from one that will not, and lets an address ask 20 times a
-second, which is 10 s of hashing a second), the forwarded address (nginx is the
-trusted proxy, so the login and sign-up counts see each phone's own), and the
-413 from a declared length (for the server without its front). Without the front,
-in table mode on a laptop with no nginx, everything here is as before.
+table's own address, leave every save going through within 2 s with it left out; the
+same attacks on this server without its front, BodyReads and all, saved nothing for
+30 s: 128 held bodies fill its ALL). What stays, front or no front: the hashing lane
+(nginx cannot tell a post that will hash from one that will not, and lets an address
+ask 20 times a second, which is 10 s of hashing a second), the forwarded address
+(nginx is the trusted proxy, so the login and sign-up counts see each phone's own),
+and the 413 from a declared length (for the server without its front). Without the
+front, in table mode on a laptop with no nginx, everything here is as before.
 
 ``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
 own threads and database connections; `make run` keeps one, so whatever a process
@@ -455,13 +455,20 @@ def main(argv: list[str] | None = None) -> None:
         host, port = "127.0.0.1", _a_free_port()
         publish = f"127.0.0.1:{_a_free_port()}"
         # For app(), in each server process: what the front does, and where to publish.
+        # A TLS proxy or load balancer before the front is the front's to believe; the
+        # app believes the front alone, which passes on the phone's address.
+        proxies = os.environ.get("OFCBOARD_TRUSTED_PROXY", "").split(",")
         os.environ.update(
             OFCBOARD_FRONT="1",
             OFCBOARD_PUSH_URL=f"http://{publish}/",
-            OFCBOARD_TRUSTED_PROXY=os.environ.get("OFCBOARD_TRUSTED_PROXY") or "127.0.0.1",
+            OFCBOARD_TRUSTED_PROXY="127.0.0.1",
         )
         front = start_front(
-            nginx, listen=f"{args.host}:{args.port}", apps=[f"{host}:{port}"], publish=publish
+            nginx,
+            listen=f"{args.host}:{args.port}",
+            apps=[f"{host}:{port}"],
+            publish=publish,
+            trusted_proxies=proxies,
         )
     # After the port check above: a second `make run` must not see the first server
     # and say "Ready". In a process apart: see watch_apart. Behind the front, once the

@@ -151,12 +151,18 @@ def test_a_stranger_cannot_listen_to_a_night(behind_the_front):
         inside.close()
 
 
+def a_page(headers: str = "") -> bytes:
+    """A request for the login page, with ``headers`` ("Name: value\\r\\n" each)."""
+    return f"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Connection: close\r\n\r\n".encode()
+
+
 class Flood:
     """``count`` connections from one address, each asking for a page again as soon as
     it is answered (or refused), on one thread."""
 
-    def __init__(self, port: int, address: str, count: int) -> None:
+    def __init__(self, port: int, address: str, count: int, headers: str = "") -> None:
         self.port, self.address = port, address
+        self.request = a_page(headers)
         self.selector = selectors.DefaultSelector()
         self.asked = 0
         for _ in range(count):
@@ -173,7 +179,7 @@ class Flood:
             self.selector.register(sock, selectors.EVENT_READ)
 
     def _send(self, sock: socket.socket) -> None:
-        sock.send(b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        sock.send(self.request)
         self.asked += 1
 
     def _ask(self) -> None:
@@ -253,6 +259,33 @@ def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_
     dutch = in_language(BUSY, "nl")
     assert dutch != BUSY
     assert dutch.encode() in answer
+
+
+def status_from(address: str, port: int, headers: str = "") -> int:
+    with from_address(address, port) as sock:
+        sock.sendall(a_page(headers))
+        return int(sock.recv(64).split()[1])
+
+
+def test_behind_a_load_balancer_the_limits_count_phones_not_the_balancer(transactional_db):
+    """A TLS load balancer before the front (OFCBOARD_TRUSTED_PROXY): one phone behind it
+    asking too much is stopped, the others behind it are not; anyone else claiming an
+    address in the header is counted as the address it comes from."""
+    balancer, elsewhere = "127.0.5.1", "127.0.6.1"
+    with mock.patch.dict(os.environ, {"OFCBOARD_TRUSTED_PROXY": balancer}):
+        process, port = serving_the_test_database("tests.settings", "--front", "yes")
+    greedy = Flood(port, balancer, 300, "X-Forwarded-For: 203.0.113.9\r\n")
+    liar = Flood(port, elsewhere, 300, "X-Forwarded-For: 203.0.113.77\r\n")
+    try:
+        time.sleep(1)
+        assert status_from(balancer, port, "X-Forwarded-For: 203.0.113.9\r\n") == 503
+        assert status_from(balancer, port, "X-Forwarded-For: 203.0.113.10\r\n") == 200
+        assert status_from(elsewhere, port, "X-Forwarded-For: 203.0.113.11\r\n") == 503
+    finally:
+        greedy.close()
+        liar.close()
+        process.terminate()
+        process.wait(15)
 
 
 @pytest.mark.skipif(
