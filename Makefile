@@ -98,7 +98,7 @@ PYTEST := $(BIN)/pytest -p no:cacheprovider
 # tests of the database's own behaviour (marked database: threads, locks, migrations,
 # query counts, which make test runs on both databases; they are a third of the time).
 # `make quick QUICK="not slow"` keeps those.
-NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_many_nodes.py \
+NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_front.py tests/test_many_nodes.py \
 	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py \
 	tests/test_benchmarks.py
 QUICK ?= not slow and not database
