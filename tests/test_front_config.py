@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ofcboard import front
+from ofcboard import front, serve
 
 NGINX = front.Nginx(
     "nginx",
@@ -78,3 +78,20 @@ def test_the_refusals_are_written_in_every_language_the_site_speaks(tmp_path, se
     assert pages["busy.en.txt"].strip() == front.BUSY
     assert pages["busy.de.txt"] != pages["busy.en.txt"]
     assert pages["too-large.zh-hans.txt"] != pages["too-large.en.txt"]
+
+
+def test_make_run_serves_without_a_front_where_there_is_none_and_says_so(monkeypatch, capsys):
+    monkeypatch.setattr(serve, "find_front", lambda: None)
+    assert serve._the_front("auto") is None
+    said = capsys.readouterr().out
+    assert "the phones ask every 2 s" in said
+    assert "apt install nginx libnginx-mod-nchan" in said
+    with pytest.raises(SystemExit, match="No nginx with its Nchan module here"):
+        serve._the_front("yes")
+    assert serve._the_front("no") is None
+
+
+def test_make_run_says_it_serves_through_the_front_where_there_is_one(monkeypatch, capsys):
+    monkeypatch.setattr(serve, "find_front", lambda: NGINX)
+    assert serve._the_front("auto") is NGINX
+    assert "changes are pushed to the phones" in capsys.readouterr().out
