@@ -79,7 +79,7 @@ from typing import Any
 from ofcboard.front import Nginx
 from ofcboard.front import find as find_front
 from ofcboard.front import start as start_front
-from ofcboard.ready import watch_apart
+from ofcboard.ready import gettext_noop, in_settings_language, watch_apart
 from ofcboard.refusals import BUSY, TOO_LARGE
 
 # The app takes forms of a few hundred bytes and no uploads.
@@ -481,6 +481,18 @@ def main(argv: list[str] | None = None) -> None:
             front.stop()
 
 
+# Said in the terminal, in the settings' language (ofcboard/ready.py).
+INSTALL_FRONT = "sudo apt install nginx libnginx-mod-nchan"
+THROUGH_THE_FRONT = gettext_noop("Serving through nginx: changes are pushed to the phones.")
+WITHOUT_A_FRONT = gettext_noop(
+    "Serving without nginx: the phones ask for changes every 2 s. "
+    "To push them at once, install nginx with Nchan: %(command)s"
+)
+NO_FRONT_HERE = gettext_noop(
+    "There is no nginx with its Nchan module here. Install them with: %(command)s"
+)
+
+
 def _the_front(wanted: str) -> Nginx | None:
     """nginx with Nchan when asked for and installed, saying which way the phones get
     their changes."""
@@ -488,15 +500,13 @@ def _the_front(wanted: str) -> Nginx | None:
         return None
     nginx = find_front()
     if nginx is None and wanted == "yes":
-        raise SystemExit(f"No nginx with its Nchan module here. {INSTALL_FRONT}")
+        raise SystemExit(in_settings_language(NO_FRONT_HERE) % {"command": INSTALL_FRONT})
     if nginx is None:
-        print(f"Serving without a front: the phones ask every 2 s. {INSTALL_FRONT}", flush=True)
+        said = in_settings_language(WITHOUT_A_FRONT) % {"command": INSTALL_FRONT}
     else:
-        print("Serving through nginx: changes are pushed to the phones.", flush=True)
+        said = in_settings_language(THROUGH_THE_FRONT)
+    print(said, flush=True)
     return nginx
-
-
-INSTALL_FRONT = "For changes pushed at once: sudo apt install nginx libnginx-mod-nchan"
 
 
 def _a_free_port() -> int:

@@ -84,9 +84,9 @@ def test_make_run_serves_without_a_front_where_there_is_none_and_says_so(monkeyp
     monkeypatch.setattr(serve, "find_front", lambda: None)
     assert serve._the_front("auto") is None
     said = capsys.readouterr().out
-    assert "the phones ask every 2 s" in said
+    assert "the phones ask for changes every 2 s" in said
     assert "apt install nginx libnginx-mod-nchan" in said
-    with pytest.raises(SystemExit, match="No nginx with its Nchan module here"):
+    with pytest.raises(SystemExit, match="There is no nginx with its Nchan module here"):
         serve._the_front("yes")
     assert serve._the_front("no") is None
 
