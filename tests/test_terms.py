@@ -5,8 +5,11 @@ and each language saying every word of the game and the app one way.
 that gettext can say them in Dutch and Chinese; in English it must say exactly what
 the engine says. Each language's glossary (`locale/<language>/GLOSSARY.md`) gives its
 term for the game's words (rows, foul, royalties, scoop, Fantasyland, dealer button,
-hand names) and the app's (round, hand, night, settle, pay, guest, group, invitation
-link, total, points, save, fix); every message of its catalogue must use them.
+hand names) and the app's (round, a round that went through, hand, night, settle, pay,
+stake, guest, group, joining, account, tapping, invitation link, total, points, save,
+fix); every message of its catalogue must use them. Its "Never" column gives the words
+rejected for a term (a round that went through is not *doorgegaan* nor *gezählt*, a
+night not 局): no message whose English uses the term may say one of them.
 """
 
 import random
@@ -112,6 +115,10 @@ NOT_THE_TERM = {
     ("fix", "These rules are fixed"),
     ("fix", "This night's rules are fixed"),
     ("fix", "For this night only"),
+    # Someone sitting down at the night's table, not joining the group.
+    ("join", "%(name)s joined the table"),
+    # The CSV's column names, written as the file has them.
+    ("stake", "Columns: date, name"),
 }
 
 
@@ -119,6 +126,7 @@ NOT_THE_TERM = {
 class Term:
     english: tuple[str, ...]  # whole words of the English message
     said: tuple[str, ...]  # how the language says it (found inside longer words too)
+    never: tuple[str, ...] = ()  # words the language must not use for it
 
     @property
     def pattern(self) -> re.Pattern:
@@ -126,24 +134,48 @@ class Term:
         return re.compile(r"\b(?:" + "|".join(map(re.escape, forms)) + r")\b", re.IGNORECASE)
 
 
+RUNS_ON = "…"
+CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def never_pattern(form: str) -> re.Pattern:
+    """A rejected word as the glossaries write it: in Chinese found anywhere (the
+    language writes no spaces between words); otherwise a whole word, or whole words in
+    that order, unless it begins or ends with "…", where the word may go on."""
+    word = re.escape(form.strip(RUNS_ON)).replace(r"\ ", r"\s+")
+    if CJK.search(form):
+        return re.compile(word)
+    start = "" if form.startswith(RUNS_ON) else r"(?<!\w)"
+    end = "" if form.endswith(RUNS_ON) else r"(?!\w)"
+    return re.compile(start + word + end, re.IGNORECASE)
+
+
 def forms(cell: str) -> tuple[str, ...]:
-    return tuple(form.strip() for form in cell.split(","))
+    return tuple(form.strip() for form in cell.split(",") if form.strip())
+
+
+def parse_glossary(text: str) -> list[Term]:
+    """The table of a GLOSSARY.md: English forms, the language's forms, and the forms
+    of a column headed "Never" if there is one; longest English terms first (so that
+    "straight flush" is read before "straight")."""
+    header, _ruler, *rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|")
+    ]
+    names = [name.lower() for name in header]
+    never = names.index("never") if "never" in names else None
+    terms = [
+        Term(forms(row[0]), forms(row[1]), forms(row[never]) if never is not None else ())
+        for row in rows
+    ]
+    return sorted(terms, key=lambda term: max(map(len, term.english)), reverse=True)
 
 
 def glossary(language: str) -> list[Term]:
-    """The table of ``locale/<language>/GLOSSARY.md``, longest English terms first
-    (so that "straight flush" is read before "straight")."""
+    """The table of ``locale/<language>/GLOSSARY.md``."""
     path = LOCALE / to_locale(language) / "GLOSSARY.md"
-    rows = [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.startswith("|")
-    ]
-    terms = [
-        Term(forms(english), forms(said))
-        for english, said, *_notes in rows[2:]  # below the header and its ruler
-    ]
-    return sorted(terms, key=lambda term: max(map(len, term.english)), reverse=True)
+    return parse_glossary(path.read_text(encoding="utf-8"))
 
 
 def terms_used(msgid: str, terms: list[Term]) -> list[Term]:
@@ -158,25 +190,63 @@ def terms_used(msgid: str, terms: list[Term]) -> list[Term]:
     return used
 
 
-def misused(language: str) -> list[tuple[str, str, str]]:
+def messages(language: str):
+    """Each message of the catalogue: the English, its terms (but those the English
+    there uses in another sense) and the translations (one per plural form)."""
     terms = glossary(language)
     catalogue = polib.pofile(str(LOCALE / to_locale(language) / "LC_MESSAGES" / "django.po"))
-    wrong = []
     for entry in catalogue:
         if entry.obsolete:
             continue
         english = entry.msgid + " " + entry.msgid_plural
         texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
-        for term in terms_used(english, terms):
-            if any(
+        used = [
+            term
+            for term in terms_used(english, terms)
+            if not any(
                 term.english[0] == key and entry.msgid.startswith(start)
                 for key, start in NOT_THE_TERM
-            ):
-                continue
+            )
+        ]
+        yield entry.msgid, used, texts
+
+
+def misused(language: str) -> list[tuple[str, str, str]]:
+    wrong = []
+    for msgid, used, texts in messages(language):
+        for term in used:
             for text in texts:
                 said = PLACEHOLDER.sub(" ", text).lower()
                 if not any(form.lower() in said for form in term.said):
-                    wrong.append((term.english[0], entry.msgid, text))
+                    wrong.append((term.english[0], msgid, text))
+    return wrong
+
+
+def never_said(text: str, term: Term, others: list[Term]) -> list[str]:
+    """The rejected words of ``term`` in a translation; a rejected word inside a word
+    the glossary gives to another term of the message (平局, a tie, is not 局) is not
+    one."""
+    found = []
+    for form in term.never:
+        said = PLACEHOLDER.sub(" ", text)
+        bare = form.strip(RUNS_ON).lower()
+        for other in others:
+            for word in sorted(other.said, key=len, reverse=True):
+                if bare in word.lower():
+                    said = re.sub(re.escape(word), " ", said, flags=re.IGNORECASE)
+        if never_pattern(form).search(said):
+            found.append(form)
+    return found
+
+
+def rejected(language: str) -> list[tuple[str, str, str, str]]:
+    wrong = []
+    for msgid, used, texts in messages(language):
+        for term in used:
+            others = [other for other in used if other is not term]
+            for text in texts:
+                for form in never_said(text, term, others):
+                    wrong.append((form, term.english[0], msgid, text))
     return wrong
 
 
@@ -184,6 +254,8 @@ def test_every_language_has_a_glossary_of_the_words_that_matter():
     for language in TRANSLATED:
         english = {word for term in glossary(language) for word in term.english}
         assert {"top", "foul", "scoop", "night", "round", "settle", "save", "fix"} <= english
+        assert {"went through", "join", "stake", "account", "tap"} <= english
+        assert any(term.never for term in glossary(language))
 
 
 def test_longer_terms_hide_the_shorter_ones_inside_them():
@@ -198,3 +270,47 @@ def test_longer_terms_hide_the_shorter_ones_inside_them():
 def test_every_message_says_the_glossarys_term_where_the_english_uses_it(language):
     wrong = misused(language)
     assert wrong == [], "\n".join(f"{term}: {msgid!r} → {text!r}" for term, msgid, text in wrong)
+
+
+def test_a_glossary_table_is_read_with_its_never_column():
+    text = """# A glossary
+
+Some words first | not a row.
+
+| English | Nederlands | Never | Notes |
+|---|---|---|---|
+| save, saved | opslaan, opgeslagen | bewaar…, bewaren | a note, with a comma |
+| tap | tik | | |
+| straight flush | straight flush | straat | |
+"""
+    assert parse_glossary(text) == [
+        Term(("straight flush",), ("straight flush",), ("straat",)),
+        Term(("save", "saved"), ("opslaan", "opgeslagen"), ("bewaar…", "bewaren")),
+        Term(("tap",), ("tik",), ()),
+    ]
+    without = "| English | 简体中文 | Notes |\n|---|---|---|\n| night | 场 | never 局 |\n"
+    assert parse_glossary(without) == [Term(("night",), ("场",), ())]
+
+
+def test_a_never_word_is_a_whole_word_unless_it_runs_on_and_anywhere_in_chinese():
+    assert never_pattern("is rond").search("Ronde 3 IS  rond.")
+    assert not never_pattern("is rond").search("dit is ronde 3")
+    assert not never_pattern("tik een").search("Tik op een rij")
+    assert never_pattern("bewaar…").search("Je invoer is bewaard")
+    assert not never_pattern("bewaar…").search("onbewaarde invoer")
+    assert never_pattern("…anzeige").search("Link zur Großanzeige")
+    assert not never_pattern("hält").search("Die Datei enthält Zeilen")
+    assert never_pattern("局").search("以前的牌局")
+    night = Term(("night",), ("场",), ("局",))
+    tie = Term(("tie",), ("平局", "平"), ())
+    assert never_said("赢的场次（平局各算一次）", night, [tie]) == []
+    assert never_said("两局以前的平局", night, [tie]) == ["局"]
+    assert never_said("以前的牌局", night, []) == ["局"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_message_says_a_word_the_glossary_rejects_for_its_term(language):
+    wrong = rejected(language)
+    assert wrong == [], "\n".join(
+        f"{form} ({term}): {msgid!r} → {text!r}" for form, term, msgid, text in wrong
+    )
