@@ -150,6 +150,9 @@ def describe(key: int) -> str:
     if category is Category.PAIR:
         words = {"ranks": _ranks(ranks[0]), "cards": rest}
         if not rest:
+            # Translators: a hand named from its rank in the plural ("pair of
+            # kings"); the hand names below are whole patterns: order them as
+            # your language does.
             return gettext("pair of %(ranks)s") % words
         text = ngettext(
             "pair of %(ranks)s, %(cards)s kicker",
@@ -182,6 +185,7 @@ def describe(key: int) -> str:
     if category is Category.FLUSH:
         return gettext("flush, %(ranks)s") % {"ranks": "-".join(names)}
     if category is Category.FULL_HOUSE:
+        # Translators: "full house, kings full of queens": the ranks in the plural.
         text = gettext("full house, %(trips)s full of %(pair)s")
         return text % {"trips": _ranks(ranks[0]), "pair": _ranks(ranks[1])}
     if category is Category.QUADS:
@@ -295,10 +299,13 @@ SUIT_WORDS = {
 
 def card_name(code: str) -> str:
     """A card in words, in the reader's language: ``"As"`` is "ace of spades" (Dutch
-    "schoppen aas", Chinese "黑桃A"); ``"JK"`` is "joker"."""
+    "schoppenaas", German "Pik-Ass", Chinese "黑桃A"); ``"JK"`` is "joker"."""
     if code == "JK":
         return gettext("joker")
-    return gettext("%(rank)s of %(suit)s") % {
-        "rank": RANK_WORDS[code[0]],
-        "suit": SUIT_WORDS[code[1]],
-    }
+    # Translators: a card's name from its rank ("ace", "queen", "ten") and
+    # its suit ("spades", "hearts"), as your language names a card: the
+    # words may be joined without a space (Dutch "%(suit)s%(rank)s":
+    # schoppenaas, hartenvrouw), with a hyphen (German "%(suit)s-%(rank)s":
+    # Pik-Ass), or come in either order.
+    pattern = gettext("%(rank)s of %(suit)s")
+    return pattern % {"rank": RANK_WORDS[code[0]], "suit": SUIT_WORDS[code[1]]}
