@@ -308,18 +308,23 @@ def start_nginx(origin: Origin) -> Running | str:
     folder = Path(tempfile.mkdtemp(prefix="fronts-nginx-"))
     folder.chmod(0o755)  # nginx's workers run as another user when started as root
     port, publish_port = free_port(), free_port()
-    text = front.config(
-        nginx,
-        folder=folder,
-        listen=f"127.0.0.1:{port}",
-        apps=[f"127.0.0.1:{origin.port}"],
-        publish=f"127.0.0.1:{publish_port}",
-    )
-    (folder / "nginx.conf").write_text(text)
-    front.refusal_pages(folder)
+    try:
+        text = front.config(
+            nginx,
+            folder=folder,
+            listen=f"127.0.0.1:{port}",
+            apps=[f"127.0.0.1:{origin.port}"],
+            publish=f"127.0.0.1:{publish_port}",
+        )
+        (folder / "nginx.conf").write_text(text)
+        front.refusal_pages(folder)
+    except Exception:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     command = [nginx.binary, "-p", str(folder), "-e", "stderr", "-c", str(folder / "nginx.conf")]
     checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
     if checked.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
         return f"nginx refuses ofcboard.front.config(): {checked.stderr.strip()}"
     process = subprocess.Popen(
         [*command, "-g", "daemon off;"],
@@ -468,7 +473,9 @@ def start_pushpin(origin: Origin, message_rate: int = 2500) -> Running | str:
         wait_for_port(publish_port)
     except RuntimeError as error:
         process.terminate()
+        process.wait()
         log = (folder / "log" / "runner.log").read_text()[-2000:]
+        shutil.rmtree(folder, ignore_errors=True)
         return f"Pushpin did not start: {error}\n{log}"
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     versions = subprocess.run(
