@@ -59,6 +59,28 @@ def clauses(items: Iterable[str]) -> str:
     return semicolon.join(str(item) for item in items)
 
 
+def sentence(clauses: str) -> str:
+    """Clauses made one sentence with the language's full stop: "Anna pays €20.00
+    instead of €26.00 (€6.00 less); Bram …." ("…。" in Chinese)."""
+    # Translators: one whole sentence made of the clauses in it: end it
+    # with your language's full stop.
+    return pgettext("one sentence made of clauses", "%(clauses)s.") % {"clauses": clauses}
+
+
+def sentences(items: Iterable[str]) -> str:
+    """Whole sentences one after another in one paragraph: "Saved. Check it." (Chinese
+    leaves no space after "。")."""
+    items = [str(item) for item in items]
+    text = items[0] if items else ""
+    for item in items[1:]:
+        # Translators: two whole sentences of one paragraph, one after the
+        # other: write them as your language does (Chinese leaves no space
+        # after 。).
+        pattern = pgettext("two sentences of one paragraph", "%(first)s %(second)s")
+        text = pattern % {"first": text, "second": item}
+    return text
+
+
 def difference(total: int) -> str:
     """How far a round's totals are from zero: "3 points too many"."""
     count = abs(total)

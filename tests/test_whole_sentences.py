@@ -170,3 +170,190 @@ def test_the_check_names_each_kind_of_glue_and_nothing_whole():
         "continues a sentence: ', then %(ranks)s'",
         "translated text inside an f-string",
     ]
+
+
+# --- A template's own punctuation and spacing between translated text and values ---
+#
+# "Karten fehlen noch von: du, Anna." was a translated label, a translated "you", and
+# the template's own ", " and "." around the names: German could neither put "you" in
+# its case nor write the sentence in its order, and Chinese got an English comma and
+# full stop in its text. A template may lay out whole messages and values (a label
+# and its value, items in elements of their own, a " · " between facts, a title's
+# parts), but the marks a sentence is made of (, . : ; and brackets) and the spaces
+# inside one run of text belong to the message, so each language writes its own:
+#
+# 4. **Marks of its own** (templates): one of , . : ; ( ) written by the template next
+#    to a translated message or a value (with only spaces or markup between), as in
+#    ``{% translate "Fouled:" %} {{ reason }}. {% translate "No royalties." %}`` or
+#    ``{% for name in names %}, {{ name }}{% endfor %}``; and ``|join:", "``.
+# 5. **Messages side by side** (templates): two translated messages, or a value and a
+#    translated message, with nothing but a space between them in one run of text, as
+#    in ``{% translate "Saved." %} {% translate "You can change it." %}`` (Chinese
+#    leaves no space after "。"). A label that ends in a colon may be followed by what
+#    it introduces; a message in an element of its own is not in the same run of text.
+# 6. **Marks of its own** (Python): ``+ "."`` or ``", ".join(...)`` (a mark with a
+#    space after it, as prose writes it) or an f-string's ", " / ": " between two
+#    values, in a module that translates: ``i18n.listed``, ``series``, ``clauses``,
+#    ``sentence`` and ``sentences`` join in the reader's language.
+
+VALUE, MESSAGE, LABEL, OTHER = "\x01", "\x02", "\x04", "\x03"
+CONTROL = {"if", "elif", "else", "endif", "for", "endfor", "empty", "with", "endwith"}
+MARK = r"[,.:;()]"
+# Between them, spaces and inline markup (<strong>, <a href="{{ value }}">…); a block
+# (a paragraph, a list item, a line break) ends a run of text.
+INLINE = r"</?(?:a|abbr|b|code|em|i|label|mark|small|span|strong|time)>"
+BETWEEN = rf"(?:\s|{INLINE})*"
+TEXT = f"[{VALUE}{MESSAGE}{LABEL}]"
+MARK_GLUE = re.compile(rf"{TEXT}{BETWEEN}{MARK}|{MARK}{BETWEEN}{TEXT}")
+SIDE_BY_SIDE = re.compile(rf"{MESSAGE}\s+[{MESSAGE}{LABEL}{VALUE}]|{VALUE}\s+[{MESSAGE}{LABEL}]")
+JOIN = re.compile(r"""\|join:(["'])(?P<separator>.*?)\1""")
+
+
+def flattened(source: str) -> str:
+    """The template as the reader's run of text sees it: each message one mark, each
+    value one mark, control tags gone (either branch may follow), other tags opaque."""
+    parts = []
+    inside = False
+    for token in Lexer(source).tokenize():
+        if token.token_type == TokenType.BLOCK:
+            word = token.contents.split()[0]
+            if BLOCK.match(token.contents):
+                inside = True
+                parts.append(MESSAGE)
+            elif word in {"endblocktranslate", "endblocktrans"}:
+                inside = False
+            elif inside or word in CONTROL:
+                continue
+            elif simple := TRANSLATE.match(token.contents):
+                parts.append(LABEL if simple["text"].rstrip().endswith(":") else MESSAGE)
+            else:
+                parts.append(OTHER)
+        elif inside or token.token_type == TokenType.COMMENT:
+            continue
+        elif token.token_type == TokenType.VAR:
+            parts.append(VALUE)
+        else:
+            parts.append(token.contents)
+    return "".join(parts)
+
+
+def lines(match: re.Match) -> str:
+    return "\n" * match.group().count("\n")
+
+
+def glue_findings(source: str, name: str = "") -> list[str]:
+    found = []
+    text = flattened(source)
+    shown = str.maketrans({VALUE: "{{v}}", MESSAGE: "{%t%}", LABEL: "{%t:%}", OTHER: "{%%}"})
+    # A tag's insides are no text: a value in an attribute is not glued to anything.
+    plain = re.sub(r"<(/?)(\w*)[^<>]*>", lambda tag: tag.expand(r"<\1\2") + lines(tag) + ">", text)
+    for pattern, kind in ((MARK_GLUE, "marks of its own"), (SIDE_BY_SIDE, "messages side by side")):
+        for match in pattern.finditer(plain):
+            line = plain.count("\n", 0, match.start()) + 1
+            found.append(f"{name}:{line}: {kind}: {match.group().translate(shown)!r}")
+    for token in Lexer(source).tokenize():
+        if token.token_type == TokenType.VAR:
+            for join in JOIN.finditer(token.contents):
+                found.append(f"{name}:{token.lineno}: joined with {join['separator']!r}")
+    return found
+
+
+def translates(tree: ast.AST) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation"
+        for node in ast.walk(tree)
+    )
+
+
+def is_mark(node: ast.AST, spaced: bool) -> bool:
+    """A string of marks and spaces alone (``"."``, ``", "``); with ``spaced``, only a
+    mark followed by a space, as prose writes it (``","`` joins data)."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return False
+    text = node.value
+    if spaced:
+        return bool(re.fullmatch(rf"{MARK} +", text))
+    return bool(re.fullmatch(rf"\s*{MARK}[\s,.:;()]*", text))
+
+
+def mark_findings(source: str, name: str = "") -> list[str]:
+    tree = ast.parse(source)
+    if not translates(tree):
+        return []
+    found = []
+    # "a" + "." + "b" puts a mark inside something (a decimal point); "a" + "." ends it.
+    inside = {
+        id(node.left)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+    }
+    for node in sorted(ast.walk(tree), key=lambda node: getattr(node, "lineno", 0)):
+        where = f"{name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            ends = id(node) not in inside and is_mark(node.right, False)
+            if ends or is_mark(node.left, True) or is_mark(node.right, True):
+                found.append(f"{where}: a mark of its own added with +")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join"
+            and is_mark(node.func.value, True)
+        ):
+            found.append(f"{where}: joined with {node.func.value.value!r}")
+        elif isinstance(node, ast.JoinedStr):
+            values = node.values
+            for index in range(1, len(values) - 1):
+                middle = values[index]
+                if (
+                    isinstance(values[index - 1], ast.FormattedValue)
+                    and isinstance(values[index + 1], ast.FormattedValue)
+                    and is_mark(middle, True)
+                ):
+                    found.append(f"{where}: {middle.value!r} between two values")
+    return found
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda path: path.name)
+def test_no_template_puts_its_own_marks_or_spaces_between_messages_and_values(path):
+    assert glue_findings(path.read_text(), path.name) == []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_module_puts_its_own_marks_between_translated_words(path):
+    assert mark_findings(path.read_text(), path.name) == []
+
+
+def test_the_marks_check_names_each_kind_and_nothing_laid_out():
+    glued = (
+        '{% load i18n %}<p><strong>{% translate "Fouled:" %}</strong> {{ reason }}. '
+        '{% translate "No royalties." %}</p>'
+        '<p>{% translate "Still to set:" %} {% if mine %}{% translate "you" %}{% endif %}'
+        "{% for name in waiting %}, {{ name }}{% endfor %}</p>"
+        '<p>{% translate "Saved." %} {% translate "You can change it." %}</p>'
+        '<p>{{ points }} {% translate "(fouled)" %}</p><p>{{ names|join:", " }}</p>'
+    )
+    kinds = [finding.split(": ")[1] for finding in glue_findings(glued)]
+    assert kinds == ["marks of its own"] * 2 + ["messages side by side"] * 2 + ["joined with ', '"]
+    laid_out = (
+        '{% load i18n %}{% block title %}{% translate "Settle" %} · {{ group }}{% endblock %}'
+        '<p>{% translate "Dealer:" %} <strong>{{ dealer }}</strong></p>'
+        '<p>{{ name }} <span class="badge">{% translate "left" %}</span></p>'
+        "<p>{% blocktranslate with reason=reason %}Fouled: {{ reason }}.{% endblocktranslate %}"
+        ' <a href="{% url "rules" %}?a={{ x }}&amp;b=1">{% translate "Rules" %}</a></p>'
+        "<p>{{ least }}–{{ most }}</p>"
+        '<p>{% translate "Saved." %}</p><p>{% translate "Rules:" %} {{ rules }}</p>'
+    )
+    assert glue_findings(laid_out) == []
+    code = (
+        "from django.utils.translation import gettext as _\n"
+        "a = error[:1].upper() + error[1:] + '.'\n"
+        "b = '; '.join(reasons)\n"
+        "c = f'{scoring}, {royalties}'\n"
+        "d = ','.join(ids) + f'{name}.{ext}' + ' · '.join(facts) + whole + '.' + cents\n"
+    )
+    assert [finding.split(": ", 1)[1] for finding in mark_findings(code)] == [
+        "a mark of its own added with +",
+        "joined with '; '",
+        "', ' between two values",
+    ]
+    assert mark_findings(code.replace("from django.utils.translation", "from x")) == []

@@ -3,6 +3,8 @@ cards already on the table, and the card page as a whole."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from scorekeeper.models import Entry, Night, Round, Seat
 from scorekeeper.ofc import ROWS, PlayerResult, TableResult, score_board, score_table
 from scorekeeper.terms import row_name
@@ -40,7 +42,10 @@ def table_cards(round_: Round, seat: Seat) -> tuple[dict[str, str], int]:
                 if card == "JK":
                     jokers += 1
                 else:
-                    used[card] = f"{entry.seat.name} {row_name(row)}"
+                    used[card] = gettext("%(name)s's %(row)s") % {
+                        "name": entry.seat.name,
+                        "row": row_name(row),
+                    }
     return used, jokers
 
 

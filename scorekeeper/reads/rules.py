@@ -5,11 +5,11 @@ rules (royalties and scoring system) as a night or a group plays them."""
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from scorekeeper.i18n import series
 from scorekeeper.models import Group, Night, User
-from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, Game, Royalties
+from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
 from scorekeeper.ofc.royalties import ROYALTY_KEYS
 from scorekeeper.ofc.scoring_systems import Scoring
 from scorekeeper.terms import category_name, high_card, option_label
@@ -99,13 +99,20 @@ def rules_tables(game: Game | None = None) -> dict:
         "games": [
             {
                 "game": game,
-                "entry": series(f"{option_label(o)} ({o.cards})" for o in game.entry_options)
-                or "—",
+                "entry": series(_way_in(option) for option in game.entry_options) or "—",
                 "stays": stays_in_words(game),
             }
             for game in PRESETS.values()
         ],
     }
+
+
+def _way_in(option: EntryOption) -> str:
+    """A way into Fantasyland and the cards it deals: "QQ on top (14)"."""
+    # Translators: a way into Fantasyland and how many cards it deals, as
+    # in "QQ on top (14)"; one of a list.
+    pattern = pgettext("a way into Fantasyland and its cards", "%(way)s (%(cards)d)")
+    return pattern % {"way": option_label(option), "cards": option.cards}
 
 
 def _paid_entries(royalties: Royalties, section: str) -> list[tuple[str, int]]:
@@ -143,7 +150,7 @@ def night_rules_page(night: Night, user: User) -> NightRules:
 def royalty_label(section: str, key: str) -> str:
     """One entry of the royalty table in words: "AA on top", "flush in the middle"."""
     if section in ("top_pair", "top_trips"):
-        return _("%(hand)s on top") % {"hand": key}
+        return _("%(cards)s on top") % {"cards": key}
     if section == "low_middle":
         return _("%(high)s-high 2-7 middle") % {"high": key}
     hand = str(HAND_WORDS[key])
@@ -190,13 +197,20 @@ def royalties_words(royalties: Royalties, sections: tuple[str, ...]) -> str:
     return _("own royalties: %(changes)s") % {"changes": series(changed)}
 
 
+def _summary(scoring: Scoring, royalties: str) -> str:
+    # Translators: how a table scores and what royalties it pays, in one
+    # line: "2-4, own royalties: AA on top 12", "1-6, standard royalties".
+    pattern = pgettext("scoring and royalties", "%(scoring)s, %(royalties)s")
+    return pattern % {"scoring": scoring_words(scoring), "royalties": royalties}
+
+
 def rules_summary(game: Game) -> str:
     """Which house rules of its own a night plays, in one line:
     "2-4, own royalties: AA on top 12"."""
-    return f"{scoring_words(game.scoring)}, {royalties_words(game.royalties, paid_sections(game))}"
+    return _summary(game.scoring, royalties_words(game.royalties, paid_sections(game)))
 
 
 def group_rules_summary(group: Group) -> str:
     """The group's own defaults in one line, every section of the table included."""
     game = PRESETS["standard"].with_house_rules(group.house_rules)
-    return f"{scoring_words(game.scoring)}, {royalties_words(game.royalties, paid_sections(None))}"
+    return _summary(game.scoring, royalties_words(game.royalties, paid_sections(None)))

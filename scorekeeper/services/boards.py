@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scorekeeper.i18n import clauses, listed, series
+from scorekeeper.i18n import clauses, listed, sentence, sentences, series
 from scorekeeper.models import (
     Board,
     Change,
@@ -121,9 +122,9 @@ def _repeated(problem: RepeatedCard) -> str:
     times = str(_TIMES.get(count, "")) or _("%(count)d times") % {"count": count}
     first = problem.places[0]
     if all(place == first for place in problem.places):
-        text = _("%(card)s is in %(row)s %(times)s")
-        return text % {"card": problem.card, "row": _row_of(first), "times": times}
-    places = series(f"{place.name} {row_name(place.row)}" for place in problem.places)
+        text = _("%(card)s is in %(place)s %(times)s")
+        return text % {"card": problem.card, "place": _row_of(first), "times": times}
+    places = series(_row_of(place) for place in problem.places)
     text = _("%(card)s appears %(times)s: %(places)s")
     return text % {"card": problem.card, "times": times, "places": places}
 
@@ -135,29 +136,29 @@ def refusal(game: Game, error: OFCError) -> str:
     wording (``player 2 (Bram), top: ...``) is for the ``score`` command.
     """
     if not isinstance(error, TableError):
-        return str(error)[:1].upper() + str(error)[1:] + "."
+        return sentence(capfirst(str(error)))
     # The clashing cards make one sentence, each other problem its own.
     clashes = [_repeated(p) for p in error.problems if isinstance(p, RepeatedCard)]
-    sentences = []
+    said = []
     for problem in error.problems:
         if isinstance(problem, RepeatedCard):
             if clashes:
-                sentences.append(clauses(clashes))
+                said.append(clauses(clashes))
                 clashes = []
         elif isinstance(problem, TooManyJokers):
             text = _("There are only %(count)d jokers in the deck; %(places)s")
-            sentences.append(text % {"count": problem.limit, "places": _places(problem.places)})
+            said.append(text % {"count": problem.limit, "places": _places(problem.places)})
         elif isinstance(problem, JokersNotDealt):
-            rows = list(dict.fromkeys(_row_of(place) for place in problem.places))
+            places = list(dict.fromkeys(_row_of(place) for place in problem.places))
             text = ngettext(
-                "%(game)s is played without jokers; take the joker out of %(rows)s",
-                "%(game)s is played without jokers; take the jokers out of %(rows)s",
+                "%(game)s is played without jokers; take the joker out of %(places)s",
+                "%(game)s is played without jokers; take the jokers out of %(places)s",
                 len(problem.places),
             )
-            sentences.append(text % {"game": game_name(game), "rows": _and(rows)})
+            said.append(text % {"game": game_name(game), "places": _and(places)})
         else:
-            sentences.append(str(problem))
-    return " ".join(sentence[:1].upper() + sentence[1:] + "." for sentence in sentences)
+            said.append(str(problem))
+    return sentences(sentence(capfirst(words)) for words in said)
 
 
 def _same_cards(board: Board) -> Callable[[Entry], bool]:

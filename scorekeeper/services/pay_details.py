@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.dates import moment
+from scorekeeper.i18n import sentences
 from scorekeeper.models import Change, PayDetails, User
 from scorekeeper.models.pay_details import LINK_FIELDS
 from scorekeeper.services.errors import Refused
@@ -59,7 +60,7 @@ def save_pay_details(
     try:
         details.full_clean(validate_unique=False)
     except ValidationError as problem:
-        raise Refused(" ".join(problem.messages)) from None
+        raise Refused(sentences(problem.messages)) from None
     with member_change(user):
         details.save()
         record(Change.Kind.PAY_DETAILS, name=user.name)  # that they changed, never the values

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from scorekeeper.i18n import money
+from scorekeeper.i18n import money, sentences
 from scorekeeper.models import Change, Group, Night, Payment, Seat, User
 from scorekeeper.models.owed import (
     CANNOT_FOLD,
@@ -67,7 +67,7 @@ def mark_paid(
             # A payment across nights squared some of it: a mark would count that twice.
             raise Refused(PAID_ACROSS % {"amount": money(line.across, night.currency)})
         if line.elsewhere and not another_payment:
-            raise Refused(" ".join(same_money_question(line, night.currency)))
+            raise Refused(sentences(same_money_question(line, night.currency)))
         payment, _created = Payment.objects.get_or_create(
             night=night, payer=payer, payee=payee, cents=cents, defaults={"marked_by": marked_by}
         )

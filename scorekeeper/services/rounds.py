@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from scorekeeper.dates import time_of_day
-from scorekeeper.i18n import clauses, difference, money
+from scorekeeper.i18n import clauses, money
 from scorekeeper.models import (
     MAX_POINTS,
     Change,
@@ -282,10 +282,7 @@ def edit_round(
             check_points(value)
         total = sum(points.values())
         if total != 0:
-            raise Refused(
-                _("The totals must add up to zero; they are %(difference)s.")
-                % {"difference": difference(total)}
-            )
+            raise Refused(_off_zero(total))
         changes = []
         for seat_id, entry in entries.items():
             if entry.points != points[seat_id]:
@@ -296,6 +293,24 @@ def edit_round(
             RoundEdit.objects.create(round=round_, edited_by=edited_by, changes=changes)
             record(Change.Kind.ROUND_FIXED, round=number, changes=changes)
         return round_
+
+
+def _off_zero(total: int) -> str:
+    """Why a fix whose totals do not add up to zero is refused, by how far they are off."""
+    count = abs(total)
+    if total > 0:
+        text = ngettext(
+            "The totals must add up to zero; they are %(count)d point too many.",
+            "The totals must add up to zero; they are %(count)d points too many.",
+            count,
+        )
+    else:
+        text = ngettext(
+            "The totals must add up to zero; they are %(count)d point too few.",
+            "The totals must add up to zero; they are %(count)d points too few.",
+            count,
+        )
+    return text % {"count": count}
 
 
 def _refuse_under_paid_money(night: Night) -> None:

@@ -12,11 +12,11 @@ from scorekeeper.table.button import at_or_after, next_dealer
 from scorekeeper.terms import game_name
 
 
-def _refuse_mid_round(round_: Round | None, what: str) -> None:
+def _refuse_leaving_mid_round(round_: Round | None, seat: Seat) -> None:
     if round_ is not None and round_.entries.exists():
         raise Refused(
-            _("Round %(number)d is being entered. %(what)s once it goes through.")
-            % {"number": round_.number, "what": what}
+            _("Round %(number)d is being entered. %(name)s can leave once it goes through.")
+            % {"number": round_.number, "name": seat.name}
         )
 
 
@@ -114,7 +114,7 @@ def leave_seat(*, night: Night, seat: Seat, by: User) -> None:
         if night.is_over:
             raise Refused(_("This night is over."))
         round_ = night.open_round()
-        _refuse_mid_round(round_, _("%(name)s can leave") % {"name": seat.name})
+        _refuse_leaving_mid_round(round_, seat)
         number = round_.number
         playing = night.playing_seats(number)
         if seat not in playing:

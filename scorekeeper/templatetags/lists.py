@@ -1,8 +1,9 @@
 """Lists in templates as the reader's language writes them: names with its "and"
 (``|listed``: "Anna, Bram, and Chris", "Anna、Bram和Chris"), items with its list comma
-(``|series``), clauses with its semicolon (``|clauses``); and, in a loop over items
-with markup, what comes after each one: ``{{ forloop|list_gap }}`` for names,
-``{{ forloop|series_gap }}`` for items, ``{{ forloop|clause_gap }}`` for clauses."""
+(``|series``), clauses with its semicolon (``|clauses``), clauses made one sentence
+with its full stop (``|sentence``); and, in a loop over items with markup, what comes
+after each one: ``{{ forloop|list_gap }}`` for names, ``{{ forloop|series_gap }}`` for
+items, ``{{ forloop|clause_gap }}`` for clauses."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -17,6 +18,13 @@ register = template.Library()
 register.filter("listed", i18n.listed)
 register.filter("series", i18n.series)
 register.filter("clauses", i18n.clauses)
+register.filter("sentence", i18n.sentence)
+
+
+@register.filter
+def followed_by(first: str, rest: Iterable[str]) -> list[str]:
+    """One name and then others, to be listed: ``seat.name|followed_by:waiting|listed``."""
+    return [first, *rest]
 
 
 @register.filter

@@ -174,8 +174,8 @@ def group_currency(request: AuthenticatedRequest, group_id: int) -> HttpResponse
         else:
             messages.success(
                 request,
-                _("The next nights play in %(currency)s.")
-                % {"currency": currency_name(group.currency, get_language() or "en")},
+                _("The next nights play in %(currency_name)s.")
+                % {"currency_name": currency_name(group.currency, get_language() or "en")},
             )
             return redirect(reverse("group_house_rules", args=[group.pk]) + "#currency")
     if request.method == "GET":

@@ -20,6 +20,8 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from scorekeeper.i18n import sentences
+
 
 def queued(request: HttpRequest) -> bool:
     """A save sent by the phone's queue, which wants the answer as data."""
@@ -37,7 +39,7 @@ def refused_reply(message: str) -> JsonResponse:
 
 def invalid_reply(form: Form) -> JsonResponse:
     messages = [str(error) for errors in form.errors.values() for error in errors]
-    return JsonResponse({"saved": False, "message": " ".join(messages)}, status=400)
+    return JsonResponse({"saved": False, "message": sentences(messages)}, status=400)
 
 
 # What a phone needs to open the night page without a connection.

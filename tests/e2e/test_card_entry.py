@@ -43,7 +43,7 @@ def test_three_phones_set_their_cards_and_the_app_counts(make_night, log_in_phon
     pick_cards(bram, ("Ah Kd 7s", *BRAM[1:]))
     save(bram)
     expect(bram.get_by_role("alert").first).to_contain_text(
-        "Ah appears twice: Anna bottom, Bram top."
+        "Ah appears twice: Anna's bottom, Bram's top."
     )
     # Now the ace is greyed out; he moves the misplaced card off with two taps.
     expect(bram.locator(".deck button[data-card='Ah']")).to_have_attribute("aria-disabled", "true")

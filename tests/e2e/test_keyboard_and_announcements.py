@@ -62,7 +62,7 @@ def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
 
     # Words, not letters; a card on Bram's board says so and can still be reached.
     expect(anna.locator(".deck [data-card='As']")).to_have_attribute(
-        "aria-label", "ace of spades, on Bram bottom"
+        "aria-label", "ace of spades, on Bram's bottom"
     )
     assert anna.locator(".deck [data-card='As']").evaluate("card => !card.disabled")
     expect(anna.locator(".deck [data-card='Qh']")).to_have_attribute(
@@ -71,7 +71,9 @@ def test_a_whole_card_round_by_keyboard_alone(log_in_phone, live_server):
     expect(anna.locator("#left-top")).to_have_text("3 of 3 left")
     # Cora's board arrives: the page's live region says who is left, once.
     set_cards(night, "Cora", *CORA)
-    expect(anna.locator("#announce")).to_have_text("Still to set their cards: you.", timeout=4_000)
+    expect(anna.locator("#announce")).to_have_text(
+        "You still have to set your cards.", timeout=4_000
+    )
 
     # From the rows' radios, Tab: the deck (52 cards) is one stop, then the typed
     # boxes' switch and Save.

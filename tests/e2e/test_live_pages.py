@@ -129,14 +129,14 @@ def test_the_card_page_follows_the_other_seats_and_the_round_going_through(
     # Chris's page, open before Anna saved, already knows; then Bram's phone saves his
     # cards, and Anna's page stops waiting for him.
     expect(phones["Chris"].get_by_test_id("board-status")).to_have_text(
-        "Still to set their cards: you, Bram."
+        "You still have to set your cards, and so does Bram."
     )
     save_cards(phones["Bram"], BRAM)
     expect(status).to_have_text(
         "Waiting for Chris. The app counts the totals when every board is in."
     )
     expect(phones["Chris"].get_by_test_id("board-status")).to_have_text(
-        "Still to set their cards: you."
+        "You still have to set your cards."
     )
 
     # Chris's board is the last one in: the round goes through on every phone.

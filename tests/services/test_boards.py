@@ -81,7 +81,7 @@ def test_a_refused_board_saves_nothing_and_keeps_the_old_one(make_night):
     set_board(night, "Bram", B)
     undo_last_round(night=night, by=User.objects.get(name="Anna"))
     clash = {**B, "top": ["Ah", "Kd", "7s"]}
-    with pytest.raises(Refused, match="Ah appears twice: Anna bottom, Bram top"):
+    with pytest.raises(Refused, match="Ah appears twice: Anna's bottom, Bram's top"):
         set_board(night, "Bram", clash)
     assert Entry.objects.get(seat__name="Bram").board == B
 
@@ -125,7 +125,7 @@ def test_every_card_that_clashes_is_named(make_night):
     with pytest.raises(Refused) as refused:
         set_board(night, "Bram", clash)
     assert str(refused.value) == (
-        "Ah appears twice: Anna bottom, Bram top; Qs appears twice: Anna middle, Bram top."
+        "Ah appears twice: Anna's bottom, Bram's top; Qs appears twice: Anna's middle, Bram's top."
     )
 
 

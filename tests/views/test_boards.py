@@ -96,14 +96,14 @@ def test_the_same_card_twice_on_the_table_names_both_places_and_saves_nothing(lo
     post_board(login("Anna"), night, "Anna", A)
     clash = ("Ah Kd 7s", *B[1:])  # Anna has the Ah in her bottom
     body = post_board(login("Bram"), night, "Bram", clash).content.decode()
-    assert "Ah appears twice: Anna bottom, Bram top." in body
+    assert "Ah appears twice: Anna&#x27;s bottom, Bram&#x27;s top." in body
     assert list(Entry.objects.values_list("seat__name", flat=True)) == ["Anna"]
 
 
 def test_a_card_twice_on_one_board_is_refused(login, make_night):
     night = make_night(game="pineapple")
     body = post_board(login("Bram"), night, "Bram", ("Kc Kd As", *B[1:])).content
-    assert "As appears twice: Bram top, Bram middle." in body.decode()
+    assert "As appears twice: Bram&#x27;s top, Bram&#x27;s middle." in body.decode()
     assert not Entry.objects.exists()
 
 
@@ -111,9 +111,10 @@ def test_cards_on_other_boards_are_greyed_out_in_the_deck(login, make_night):
     night = make_night(game="pineapple")
     post_board(login("Anna"), night, "Anna", A)
     body = login("Bram").get(board_url(night, "Bram")).content.decode()
-    assert 'data-name="ace of hearts"\n            aria-label="ace of hearts, on Anna bottom"' in (
-        body
+    named = (
+        'data-name="ace of hearts"\n            aria-label="ace of hearts, on Anna&#x27;s bottom"'
     )
+    assert named in body
     assert body.count(" disabled data-used=") == 13
 
 
@@ -314,7 +315,8 @@ def test_several_clashes_are_all_named_on_the_card_page(login, make_night):
     clash = ("Ah Qs 7s", *B[1:])
     body = post_board(login("Bram"), night, "Bram", clash).content.decode()
     assert (
-        "Ah appears twice: Anna bottom, Bram top; Qs appears twice: Anna middle, Bram top." in body
+        "Ah appears twice: Anna&#x27;s bottom, Bram&#x27;s top; "
+        "Qs appears twice: Anna&#x27;s middle, Bram&#x27;s top." in body
     )
 
 
@@ -420,11 +422,36 @@ def test_the_round_going_through_is_said_and_the_poll_stops(
 def test_before_saving_the_card_page_says_who_still_has_to_set_cards(client, login, make_night):
     night = make_night(game="pineapple")
     body = login("Bram").get(board_url(night, "Bram")).content.decode()
-    assert status_of(body) == "Still to set their cards: you, Anna, Chris."
+    assert status_of(body) == "You still have to set your cards, and so do Anna and Chris."
     assert body.index('data-testid="board-status"') < body.index("data-picker")
     poll = poll_url_on(body)
     set_cards(night, "Chris", C)
-    assert status_of(client.get(poll).content.decode()) == "Still to set their cards: you, Anna."
+    assert status_of(client.get(poll).content.decode()) == (
+        "You still have to set your cards, and so does Anna."
+    )
+    set_cards(night, "Anna", A)
+    assert status_of(client.get(poll).content.decode()) == "You still have to set your cards."
+    german = client.get(board_url(night, "Bram"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert status_of(german) == "Du musst deine Karten noch legen."
+
+
+def test_who_still_has_to_set_cards_is_one_sentence_in_each_language(login, make_night):
+    """ "you" in the language's own case, the names with its own "and", its own marks."""
+    night = make_night(game="pineapple")
+    bram = login("Bram")
+    said = {
+        language: status_of(
+            bram.get(board_url(night, "Bram"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
+        for language in ("de", "nl", "zh-hans")
+    }
+    assert said == {
+        "de": "Du musst deine Karten noch legen, Anna und Chris auch.",
+        "nl": "Je moet je kaarten nog leggen, Anna en Chris ook.",
+        "zh-hans": "你还没摆牌，Anna和Chris 也还没有。",
+    }
+    chinese = bram.get(board_url(night, "Anna"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert status_of(chinese.content.decode()) == "还没摆牌：Anna、Bram和Chris。"
 
 
 def test_a_total_typed_elsewhere_offers_the_box_for_a_total(client, login, make_night):
