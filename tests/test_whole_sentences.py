@@ -23,6 +23,7 @@ import ast
 import re
 from pathlib import Path
 
+import polib
 import pytest
 from django.template.base import Lexer, TokenType
 
@@ -357,3 +358,97 @@ def test_the_marks_check_names_each_kind_and_nothing_laid_out():
         "', ' between two values",
     ]
     assert mark_findings(code.replace("from django.utils.translation", "from x")) == []
+
+
+# --- Chinese: its own marks, and one way of spacing round placeholders ---
+#
+# The rule for spaces in the zh_Hans catalogue, one for every message:
+#
+# - A placeholder that holds a word the app itself writes in Chinese (a row, a hand,
+#   a card, a game, how many times, what happened, why: WORDS below) joins the
+#   Chinese around it with no space, as the word would if it were written there:
+#   "中道%(hand)s", "%(name)s 的%(row)s", "%(game)s需要…".
+# - Every other placeholder (a name, a number, an amount, a date, a code, ranks or
+#   cards as letters) is set off from a Chinese character by one space on each side:
+#   "第 %(number)d 手", "%(name)s 的", "头道 %(cards)s".
+# - No space between a placeholder and full-width punctuation ("：%(names)s。"), nor
+#   between two Chinese characters or a Chinese character and full-width punctuation.
+#
+# And Chinese text takes full-width marks: no ASCII , : ; . next to a Chinese
+# character or to a placeholder in a Chinese sentence (decimals "7.3.2024", times,
+# addresses "https://", "PayPal.Me" and ellipses are not sentence marks).
+
+CHINESE = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+HAN = "[\u2e80-\u2fdf\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+FULL_WIDTH = "[，。：；、（）“”‘’！？《》「」]"
+PLACEHOLDER = re.compile(r"%\((?P<named>\w+)\)[sd]|\{(?P<braced>\w+)\}")
+WORDS = {
+    "row", "rows", "hand", "card", "game", "times", "what", "reason", "fault",
+    "lower", "upper", "difference", "suit", "currency_name", "ways",
+}  # fmt: skip
+PLAIN_PLACEHOLDER = r"%\(\w+\)[sd]|\{\w+\}"
+# An ASCII mark after a Chinese character (not "https:"), before one, or (in a
+# Chinese sentence) after a placeholder; not inside a number or a word ("7.3.2024",
+# "PayPal.Me", "...").
+ASCII_MARK = re.compile(rf"{HAN}[,:;.]|(?<![.\d\w])[,:;.] *{HAN}")
+MARK_AFTER_PLACEHOLDER = re.compile(rf"(?:{PLAIN_PLACEHOLDER})(?:[,:;]|\.(?![.\w]))")
+
+
+def chinese_findings(text: str) -> list[str]:
+    """What in one Chinese translation breaks the rule above."""
+    plain = re.sub(r"<[^<>]+>", "", text)
+    plain = re.sub(r"https?://\S*", "URL", plain)
+    found = [f"ASCII mark: {m.group()!r}" for m in ASCII_MARK.finditer(plain)]
+    if re.search(HAN, plain) is None:
+        return found
+    found += [f"ASCII mark: {m.group()!r}" for m in MARK_AFTER_PLACEHOLDER.finditer(plain)]
+    for pattern in (rf"{HAN}\s+{HAN}", rf"{HAN}\s+{FULL_WIDTH}", rf"{FULL_WIDTH}\s+{HAN}"):
+        found += [f"a space inside Chinese: {m.group()!r}" for m in re.finditer(pattern, plain)]
+    for match in PLACEHOLDER.finditer(plain):
+        word = (match["named"] or match["braced"]) in WORDS
+        before = re.search(r"(.?)(\s*)$", plain[: match.start()], re.DOTALL)
+        after = re.match(r"(\s*)(.?)", plain[match.end() :], re.DOTALL)
+        for gap, neighbour in ((before[2], before[1]), (after[1], after[2])):
+            shown = f"{match.group()!r} and {neighbour!r}"
+            if re.fullmatch(FULL_WIDTH, neighbour) and gap:
+                found.append(f"a space between {shown}")
+            elif re.fullmatch(HAN, neighbour) and word and gap:
+                found.append(f"a space between the word {shown}")
+            elif re.fullmatch(HAN, neighbour) and not word and gap != " ":
+                found.append(f"not one space between {shown}")
+    return found
+
+
+def test_chinese_takes_its_own_marks_and_spaces_placeholders_one_way():
+    catalogue = polib.pofile(str(CHINESE))
+    found = []
+    for entry in catalogue:
+        if entry.obsolete:
+            continue
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        for text in texts:
+            found += [f"{entry.msgid[:50]!r}: {finding}" for finding in chinese_findings(text)]
+    assert found == []
+
+
+def test_the_chinese_check_names_each_kind_and_passes_what_is_right():
+    assert chinese_findings("还没摆牌: %(names)s.") == [
+        "ASCII mark: '牌:'",
+        "ASCII mark: '%(names)s.'",
+    ]
+    assert chinese_findings("头道 %(hand)s") == ["a space between the word '%(hand)s' and '道'"]
+    assert chinese_findings("%(name)s的 牌") == [
+        "a space inside Chinese: '的 牌'",
+        "not one space between '%(name)s' and '的'",
+    ]
+    assert chinese_findings("等待 %(names)s 。") == ["a space between '%(names)s' and '。'"]
+    right = [
+        "第 %(number)d 手已记入：<strong>%(points)s</strong>。",
+        "%(name)s 的%(row)s有 %(count)d 张",
+        "头道 %(cards)s",
+        "请写 2024-03-07，或日在前：7-3-2024、7.3.2024 或 7/3/2024。",
+        "请输入以 https:// 开头的网址。",
+        "PayPal.Me 链接",
+        "{card}，在你的牌面：{row}",
+    ]
+    assert [chinese_findings(text) for text in right] == [[]] * len(right)
