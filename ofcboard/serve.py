@@ -470,6 +470,7 @@ def main(argv: list[str] | None = None) -> None:
             publish=publish,
             trusted_proxies=proxies,
         )
+    _say_which_way(args.front, nginx)
     # After the port check above: a second `make run` must not see the first server
     # and say "Ready". In a process apart: see watch_apart. Behind the front, once the
     # app answers (nginx, started first, is up by then).
@@ -494,19 +495,26 @@ NO_FRONT_HERE = gettext_noop(
 
 
 def _the_front(wanted: str) -> Nginx | None:
-    """nginx with Nchan when asked for and installed, saying which way the phones get
-    their changes."""
+    """nginx with Nchan when asked for and installed."""
     if wanted == "no":
         return None
     nginx = find_front()
     if nginx is None and wanted == "yes":
         raise SystemExit(in_settings_language(NO_FRONT_HERE) % {"command": INSTALL_FRONT})
-    if nginx is None:
+    return nginx
+
+
+def _say_which_way(wanted: str, nginx: Nginx | None) -> None:
+    """Which way the phones get their changes. Only once the environment is set for
+    the app: reading the words reads the settings module, which the server processes
+    then share as it was read (the app's PUSH_URL among them)."""
+    if nginx is not None:
+        said = in_settings_language(THROUGH_THE_FRONT)
+    elif wanted == "auto":
         said = in_settings_language(WITHOUT_A_FRONT) % {"command": INSTALL_FRONT}
     else:
-        said = in_settings_language(THROUGH_THE_FRONT)
+        return
     print(said, flush=True)
-    return nginx
 
 
 def _a_free_port() -> int:

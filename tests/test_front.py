@@ -120,6 +120,10 @@ def test_a_save_reaches_the_other_phones_streams_at_once(behind_the_front):
     night_stream = Stream(behind_the_front, phones["Bram"], f"/nights/{night.pk}/stream/")
     group_stream = Stream(behind_the_front, phones["Chris"], f"/groups/{night.group_id}/stream/")
     try:
+        # The page says where its stream is, and loads what listens to it.
+        _, page = phones["Bram"].request("GET", f"/nights/{night.pk}/")
+        assert f'data-stream="/nights/{night.pk}/stream/"' in page
+        assert "ofcboard/live." in page
         assert night_stream.head.startswith(b"HTTP/1.1 200")
         assert b"text/event-stream" in night_stream.head
         saved = time.monotonic()

@@ -83,15 +83,19 @@ def test_the_refusals_are_written_in_every_language_the_site_speaks(tmp_path, se
 def test_make_run_serves_without_a_front_where_there_is_none_and_says_so(monkeypatch, capsys):
     monkeypatch.setattr(serve, "find_front", lambda: None)
     assert serve._the_front("auto") is None
+    serve._say_which_way("auto", None)
     said = capsys.readouterr().out
     assert "the phones ask for changes every 2 s" in said
     assert "apt install nginx libnginx-mod-nchan" in said
     with pytest.raises(SystemExit, match="There is no nginx with its Nchan module here"):
         serve._the_front("yes")
     assert serve._the_front("no") is None
+    serve._say_which_way("no", None)
+    assert capsys.readouterr().out == ""
 
 
 def test_make_run_says_it_serves_through_the_front_where_there_is_one(monkeypatch, capsys):
     monkeypatch.setattr(serve, "find_front", lambda: NGINX)
     assert serve._the_front("auto") is NGINX
+    serve._say_which_way("auto", NGINX)
     assert "changes are pushed to the phones" in capsys.readouterr().out
