@@ -17,11 +17,16 @@ It does two jobs no code of ours should:
   so a script on the table's Wi-Fi cannot crowd out the phones behind the same router
   or anyone else.
 
-Why nginx with Nchan and not Pushpin (both Debian packages, both measured here; see
-the README's figures): the abuse half of the job is nginx's own (body buffering with
-deadlines, limit_conn and limit_req per address), where Pushpin has no per-address
-limits; and Nchan's subscriber can be handed over by an ordinary Django answer
-(X-Accel-Redirect) the way GRIP's is, with Redis for several nodes.
+Why nginx with Nchan and not Pushpin (both Debian packages, measured side by side by
+bench/fronts.py, figures in the README): 10,000 idle streams cost nginx 18 KiB each
+and 0.3 % of the two cores, Pushpin 45 KiB and 1.7-2.6 %; a message to each of 1,000
+channels reached every stream at p95 1 ms through Nchan, and 7-10 s late through
+Pushpin as Debian configures it (its publish limiter waits while publishes keep
+coming; 2 ms with it off). And the abuse half of the job is nginx's own: it cuts a
+body held back after 10 s where Pushpin waits 30 minutes, and it limits what one
+address may hold and ask, where Pushpin has no per-address limit at all. Nchan's
+subscriber is handed over by an ordinary Django answer (X-Accel-Redirect) as GRIP's
+is, and shares its channels between nodes through Redis.
 
 Why Nchan's Server-Sent Events and not its WebSocket: a page only listens, and an
 EventSource reconnects by itself.
