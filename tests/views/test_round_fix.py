@@ -99,4 +99,4 @@ def test_the_rounds_page_says_an_undo_in_the_readers_language(login, make_night)
     assert "Reopened with undo by Bram, " in html
     assert "Fixed by Anna, " in html and "Anna +2 → +5" in html
     html = anna.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
-    assert "Heropend met terugdraaien door Bram, " in html
+    assert "Teruggedraaid door Bram, " in html
