@@ -29,7 +29,7 @@ def name_of(chart: Chart) -> str:
         ("en", "Running totals after 2 rounds: Anna +7, Bram −2, and Chris −5"),
         ("nl", "Tussenstand na 2 rondes: Anna +7, Bram −2 en Chris −5"),
         ("zh-hans", "2 手后的累计得分：Anna +7、Bram −2和Chris −5"),
-        ("de", "Gesamtergebnisse nach 2 Runden: Anna +7, Bram −2 und Chris −5"),
+        ("de", "Zwischenstand nach 2 Runden: Anna +7, Bram −2 und Chris −5"),
     ],
 )
 def test_the_night_chart_says_its_rounds_and_totals_in_one_sentence(make_night, language, said):
