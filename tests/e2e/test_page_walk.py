@@ -88,7 +88,7 @@ SAYS = {
         "night, after a round": "Ronde 2",
         "settlement": "Wie betaalt wie",
         "cards counted": "Royalties",
-        "hint": "Kaarten die je nu tikt gaan naar de bovenrij.",
+        "hint": "Tik je nu op een kaart, dan gaat die naar de bovenrij.",
         "money": "€\u00a00,20",  # CLDR: a space that never breaks
     },
     "zh-hans": {
