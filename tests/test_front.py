@@ -27,6 +27,7 @@ from tests.test_server_front import (
     Phone,
     from_address,
     phones_at,
+    save_at_once,
     serving_the_test_database,
 )
 
@@ -95,19 +96,7 @@ def play_rounds(phones: dict[str, Phone], night: Night, rounds: int) -> list[flo
     waits: list[float] = []
     players = tuple(phones)
     for number in range(1, rounds + 1):
-        forms = a_round(night, number, players)
-        taps = [
-            threading.Thread(
-                target=lambda name=name, form=forms[name]: waits.append(
-                    phones[name].save(f"/nights/{night.pk}/entry/", form)
-                )
-            )
-            for name in players
-        ]
-        for tap in taps:
-            tap.start()
-        for tap in taps:
-            tap.join(40)
+        waits += save_at_once(phones, night, a_round(night, number, players))
     assert len(waits) == rounds * len(players)
     recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
     assert recorded.count() == rounds * len(players)
