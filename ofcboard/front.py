@@ -7,7 +7,7 @@ It does two jobs no code of ours should:
 - **It holds the phones' streams.** A live page's stream is allowed by the app
   (scorekeeper/views/streams.py) and handed here with ``X-Accel-Redirect``; Nchan keeps
   it open and sends down it what the app publishes on its channel
-  (scorekeeper/site/push.py). An idle stream is a few kilobytes of nginx's memory and
+  (scorekeeper/services/push.py). An idle stream is a few kilobytes of nginx's memory and
   no Python at all.
 - **It reads every request before the app sees it.** A body is read whole (with a
   deadline, BODY_SECONDS between two reads) before it is passed on, so a client that

@@ -285,7 +285,7 @@ THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
 # Where the app publishes a page's new version to the front that holds the phones'
 # streams (nginx with Nchan, ofcboard/front.py sets it when it starts one; a site with
 # its own front sets it to that front's publishing address). Empty: no front, the pages
-# poll (scorekeeper/site/push.py).
+# poll (scorekeeper/services/push.py).
 PUSH_URL = os.environ.get("OFCBOARD_PUSH_URL", "")
 INSTALLED_APPS += ["axes"]
 # Last, as axes asks: it turns a locked-out login into the page's refusal in words.

@@ -15,7 +15,7 @@ def site(request: HttpRequest) -> dict:
     return {
         "open_signup": settings.OFCBOARD_OPEN_SIGNUP,
         "signed_in_elsewhere": _said(notice),
-        # The live pages open a stream only where a front holds it (site/push.py).
+        # The live pages open a stream only where a front holds it (services/push.py).
         "push_on": bool(settings.PUSH_URL),
     }
 

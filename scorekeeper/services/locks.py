@@ -37,9 +37,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.models import Change, Group, Night, User
+from scorekeeper.services import push
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.money import store_money
-from scorekeeper.site import push
 
 # Who may make a change: the refusal in words for ``user`` at the locked night, or "".
 Rule = Callable[[Night, User], str]

@@ -1,6 +1,6 @@
 """The live pages' streams: who may listen is checked here, by the same rule as the
 page (a member of the night's group; anyone holding a big screen's shared link), in
-one query; then the front holds the connection (scorekeeper/site/push.py). A stream
+one query; then the front holds the connection (scorekeeper/services/push.py). A stream
 refused answers as its page would: a redirect to log in, the pages' 404, the link
 taken back."""
 
@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper.models import Night
 from scorekeeper.reads.polls import group_now, night_now
-from scorekeeper.site import push
+from scorekeeper.services import push
 from scorekeeper.views.access import AuthenticatedRequest
 from scorekeeper.views.groups import link_gone
 

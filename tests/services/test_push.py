@@ -1,4 +1,4 @@
-"""Publishing a change to the front (scorekeeper/site/push.py): only once the door's
+"""Publishing a change to the front (scorekeeper/services/push.py): only once the door's
 transaction commits, only with a front (settings.PUSH_URL), the night's version and
 the group's fingerprint as they are after the save; a refused change or one rolled back
 publishes nothing, and a front that does not answer never fails a save.
@@ -18,6 +18,7 @@ from django.db import transaction
 
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.reads.owed import owed_across_nights
+from scorekeeper.services import push
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.locks import (
@@ -29,7 +30,6 @@ from scorekeeper.services.locks import (
 )
 from scorekeeper.services.nights import end_night, share_screen
 from scorekeeper.services.payments import pay_owed
-from scorekeeper.site import push
 from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_group, make_night, make_user, play
 
@@ -290,7 +290,7 @@ def test_a_front_that_does_not_take_the_publish_never_fails_the_save(
     kept = down(front, settings, monkeypatch)
     try:
         with (
-            caplog.at_level(logging.WARNING, logger="scorekeeper.site.push"),
+            caplog.at_level(logging.WARNING, logger="scorekeeper.services.push"),
             django_capture_on_commit_callbacks(execute=True) as callbacks,
         ):
             result = enter(night, "Anna", 5)
@@ -299,7 +299,7 @@ def test_a_front_that_does_not_take_the_publish_never_fails_the_save(
             kept.close()
     assert len(callbacks) == 1  # the publish ran, and failed quietly
     assert Entry.objects.filter(pk=result.entry.pk, points=5).exists()
-    warnings = [r for r in caplog.records if r.name == "scorekeeper.site.push"]
+    warnings = [r for r in caplog.records if r.name == "scorekeeper.services.push"]
     assert {r.levelno for r in warnings} == {logging.WARNING}
     said = " ".join(r.getMessage() for r in warnings)
     assert f"night-{night.pk}" in said and f"group-{night.group_id}" in said
