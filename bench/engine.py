@@ -10,6 +10,7 @@ table, and five-card evaluation at least as fast as treys.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -20,6 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.ofc import DECK, JOKER, PRESETS, PlayerBoard, parse_cards, score_table
 from scorekeeper.ofc.evaluate import five_key
+
+# The tests run it as a documented command only (tests/test_benchmarks.py): smaller.
+QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
+TABLES, HANDS, REPEAT = (200, 20_000, 5) if QUICK else (2000, 200_000, 50)
 
 
 def best_of(runs: int, func) -> float:
@@ -56,7 +61,7 @@ def bench_tables(rng: random.Random) -> None:
     print("Random 3-player tables")
     print(f"  {'game':<14}{'tables/s':>12}{'us/table':>12}")
     for game_id, game in PRESETS.items():
-        tables = random_tables(game_id, 2000, rng)
+        tables = random_tables(game_id, TABLES, rng)
 
         def run(game=game, tables=tables) -> None:
             for boards in tables:
@@ -88,7 +93,7 @@ def bench_worst_jokers() -> None:
             boards.append(
                 PlayerBoard(f"P{seat}", tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]))
             )
-        repeat = 50
+        repeat = REPEAT
 
         def run(boards=boards, repeat=repeat) -> None:
             for _ in range(repeat):
@@ -105,7 +110,7 @@ def bench_evaluators(rng: random.Random) -> None:
     except ImportError:
         print("treys is not installed: pip install treys")
         return
-    hands = [rng.sample(DECK, 5) for _ in range(200_000)]
+    hands = [rng.sample(DECK, 5) for _ in range(HANDS)]
     ours = [tuple(card.code for card in hand) for hand in hands]
     theirs = [[TreysCard.new(str(card)) for card in hand] for hand in hands]
     evaluator = Evaluator()

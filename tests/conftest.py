@@ -32,6 +32,25 @@ def pytest_configure(config):
     call_command("collectstatic", interactive=False, clear=clear, verbosity=0)
 
 
+# The tests that take seconds each (a server or a browser of their own, the benchmarks'
+# scripts) start first, so that make test's workers are not left waiting at the end on
+# one of them that was handed out last. The order within each part is kept.
+SLOW_FIRST = (
+    "tests/e2e/",
+    "tests/test_benchmarks.py",
+    "tests/test_deployed_site.py",
+    "tests/test_front.py",
+    "tests/test_server_front.py",
+    "tests/test_many_nodes.py",
+    "tests/test_faults.py",
+    "tests/test_serve.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
+
+
 def pytest_unconfigure(config):
     from django.conf import settings as django_settings
 
