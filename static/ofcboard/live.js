@@ -35,7 +35,7 @@
   // Whether the page is told of changes (open) or asks for them (closed): for the
   // browser tests, and for anyone reading the page's source.
   function say(state) {
-    document.documentElement.dataset.stream = state;
+    document.documentElement.dataset.streamState = state;
   }
 
   function askNow(url, version) {

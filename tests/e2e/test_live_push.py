@@ -1,10 +1,15 @@
 """Three phones at 390x844 on the site behind its front, as `make run` starts it where
-nginx and Nchan are installed: a save shows on the two other phones within a second;
-when their streams are cut they fall back to polling, and when the streams come back
-they are told again, with nothing shown twice and nothing missed."""
+nginx and Nchan are installed: a save shows on the two other phones because they were
+told, not because they asked; when their streams are cut they fall back to polling,
+and when the streams come back they are told again, with nothing shown twice and
+nothing missed.
+
+How fast is bench/push_browser.py's to measure (p95 under 300 ms through the front):
+here the bounds leave room for a CI machine running four browsers on two cores, and
+what shows that a change was pushed is that the stream was open all along, while an
+open stream holds the timed polls back for 30 s."""
 
 import re
-import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -27,6 +32,10 @@ pytestmark = [
 ]
 
 PLAYERS = ("Anna", "Bram", "Chris")
+# Time for a change to show on another phone, and for a stream to open, on a busy CI
+# machine; an idle one takes a tenth of a second.
+SHOWN_WITHIN_MS = 5000
+OPENS_WITHIN_MS = 20000
 
 
 @pytest.fixture
@@ -71,6 +80,8 @@ class Phones:
         self.pages = {}
         self.fragments: dict[str, list[str]] = {}
         self.violations: list[str] = []
+        self.streams: list[tuple[str, int]] = []  # each stream's answer, for a failure
+        self.failed: list = []  # requests that failed, for a failure's message
         for seat in night.seats.all():
             client = Client()
             client.force_login(seat.user)
@@ -80,11 +91,19 @@ class Phones:
             page = context.new_page()
             page.on("response", lambda answer, name=seat.name: self._note(name, answer))
             page.on("console", self._note_violation)
+            page.on(
+                "requestfailed",
+                lambda request, name=seat.name: self.failed.append(
+                    (name, request.url, request.failure)
+                ),
+            )
             page.goto(f"/nights/{night.pk}/")
             self.pages[seat.name] = page
 
     def _note(self, name: str, answer) -> None:
         address = urlsplit(answer.url)
+        if address.path.endswith("/stream/"):
+            self.streams.append((name, answer.status))
         if address.path.endswith("/live/") and answer.status == 200:
             self.fragments.setdefault(name, []).append(parse_qs(address.query)["version"][0])
 
@@ -92,8 +111,11 @@ class Phones:
         if "Content Security Policy" in message.text:
             self.violations.append(message.text)
 
+    def stream_opens(self) -> int:
+        return sum(1 for _, status in self.streams if status == 200)
+
     def stream_state(self, name: str) -> str | None:
-        return self.pages[name].evaluate("document.documentElement.dataset.stream || null")
+        return self.pages[name].evaluate("document.documentElement.dataset.streamState || null")
 
     def close(self) -> None:
         for page in self.pages.values():
@@ -111,14 +133,21 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
     anna, bram, chris = (phones.pages[name] for name in PLAYERS)
     try:
         for name in PLAYERS:
-            expect(phones.pages[name].locator("html")).to_have_attribute("data-stream", "open")
+            try:
+                expect(phones.pages[name].locator("html")).to_have_attribute(
+                    "data-stream-state", "open", timeout=OPENS_WITHIN_MS
+                )
+            except AssertionError as problem:
+                raise AssertionError(f"{name}'s stream did not open: {phones.streams}") from problem
 
-        # Pushed: Anna's total is on the two other phones within a second of her tap.
-        tapped = time.monotonic()
+        # Pushed: Anna's total is on the two other phones while their streams were open
+        # all along (so no timed poll went out).
         enter_total(anna, 7)
         for page in (bram, chris):
-            expect(shown_on(page, "Anna")).to_contain_text("+7", timeout=1000)
-        assert time.monotonic() - tapped < 1.0
+            expect(shown_on(page, "Anna")).to_contain_text("+7", timeout=SHOWN_WITHIN_MS)
+        states = [phones.stream_state(name) for name in PLAYERS]
+        assert states == ["open"] * 3, (states, phones.streams, phones.failed)
+        assert phones.stream_opens() == 3  # never dropped and opened again meanwhile
 
         # Cut: the two other phones' streams drop and cannot come back for now; they
         # ask every 2 s again, and Bram's total still reaches Chris.
@@ -126,21 +155,22 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
             page.route("**/stream/", lambda route: route.abort())
         cut_the_streams(process.pid, night)
         for page in (bram, chris):
-            expect(page.locator("html")).to_have_attribute("data-stream", "closed")
+            expect(page.locator("html")).to_have_attribute("data-stream-state", "closed")
         enter_total(bram, 17)
-        expect(shown_on(chris, "Bram")).to_contain_text("+17", timeout=5000)
+        expect(shown_on(chris, "Bram")).to_contain_text("+17", timeout=SHOWN_WITHIN_MS)
 
         # Back: the streams open again by themselves, and the round going through shows
         # on the other phones within a second again.
         for page in (bram, chris):
             page.unroute("**/stream/")
         for page in (bram, chris):
-            expect(page.locator("html")).to_have_attribute("data-stream", "open", timeout=15000)
-        tapped = time.monotonic()
+            expect(page.locator("html")).to_have_attribute(
+                "data-stream-state", "open", timeout=OPENS_WITHIN_MS
+            )
         enter_total(chris, -24)
         for page in (anna, bram):
-            expect(page.locator(".round-no")).to_have_text("Round 2", timeout=1000)
-        assert time.monotonic() - tapped < 1.5
+            expect(page.locator(".round-no")).to_have_text("Round 2", timeout=SHOWN_WITHIN_MS)
+        assert [phones.stream_state(name) for name in PLAYERS] == ["open"] * 3
 
         # Nothing missed: every phone shows the round that went through the same way.
         for page in (anna, bram, chris):
