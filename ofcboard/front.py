@@ -66,7 +66,8 @@ MESSAGE_SECONDS = 600
 class Nginx:
     binary: str
     module: Path
-    temp_paths: dict[str, str]  # directive -> default, from how nginx was built
+    # The temporary-file directives nginx was built with (client_body_temp_path, ...).
+    temp_paths: tuple[str, ...]
 
 
 def find() -> Nginx | None:
@@ -82,10 +83,10 @@ def find() -> Nginx | None:
     module = Path(modules.group(1)) / "ngx_nchan_module.so"
     if not module.exists():
         return None
-    temp_paths = {
-        f"{name.replace('-', '_')}_temp_path": default
-        for name, default in re.findall(r"--http-([a-z-]+)-temp-path=(\S+)", built)
-    }
+    temp_paths = tuple(
+        f"{name.replace('-', '_')}_temp_path"
+        for name in re.findall(r"--http-([a-z-]+)-temp-path=", built)
+    )
     return Nginx(binary, module, temp_paths)
 
 
@@ -99,7 +100,6 @@ def config(
     redis_url: str = "",
     redis_namespace: str = "ofcboard",
     trusted_proxies: list[str] | None = None,
-    workers: int = 1,
 ) -> str:
     """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
     passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
@@ -137,7 +137,8 @@ def config(
       proxy_max_temp_file_size 0;"""
     return f"""# Written by ofcboard/front.py each time the front starts.
 load_module {nginx.module};
-worker_processes {workers};
+# One worker: its event loop held 10,000 idle streams at 0.6 % of the node (bench/push.py).
+worker_processes 1;
 worker_rlimit_nofile {files};
 pid {folder / "nginx.pid"};
 error_log stderr error;
@@ -295,7 +296,6 @@ def start(
     apps: list[str],
     publish: str,
     trusted_proxies: list[str] | None = None,
-    workers: int = 1,
 ) -> Front:
     """nginx started in the foreground with its files in a folder of its own; the
     caller stops it when the app server stops."""
@@ -310,7 +310,6 @@ def start(
         redis_url=os.environ.get("OFCBOARD_PUSH_REDIS", ""),
         redis_namespace=os.environ.get("OFCBOARD_PUSH_NAMESPACE", "ofcboard"),
         trusted_proxies=trusted_proxies,
-        workers=workers,
     )
     (folder / "nginx.conf").write_text(text)
     refusal_pages(folder)

@@ -9,7 +9,7 @@ from ofcboard import front, serve
 NGINX = front.Nginx(
     "nginx",
     Path("modules") / "ngx_nchan_module.so",
-    {"client_body_temp_path": "body", "proxy_temp_path": "proxy"},
+    ("client_body_temp_path", "proxy_temp_path"),
 )
 
 
