@@ -163,15 +163,16 @@ def started_on(night: Night) -> str:
 @contextmanager
 def _recording(
     group_ids: list[int], night_id: int | None, by: User | None, door: str
-) -> Iterator[None]:
-    """Watch the block's writes and collect its :func:`record` calls; on a clean way
-    out, write the entries (or refuse a change that recorded nothing)."""
+) -> Iterator[_Writes]:
+    """Watch the block's writes (yielded: whether it wrote) and collect its
+    :func:`record` calls; on a clean way out, write the entries (or refuse a change
+    that recorded nothing)."""
     recorder = Recorder(group_ids, night_id, by)
     writes = _Writes()
     token = _recorder.set(recorder)
     try:
         with connection.execute_wrapper(writes):
-            yield
+            yield writes
     finally:
         _recorder.reset(token)
     recorder.write(writes, door)
@@ -278,10 +279,11 @@ def group_change(group: Group, *, by: User | None) -> Iterator[Group]:
     if not connection.in_atomic_block:
         raise TransactionManagementError("A group is changed inside transaction.atomic.")
     lock_group(group.pk)
-    with _recording([group.pk], None, by, "group_change"):
+    with _recording([group.pk], None, by, "group_change") as writes:
         yield group
-    # A night started or called off, someone joined or left: the group's page shows it.
-    push.after_commit(group_ids=[group.pk])
+    if writes.seen:
+        # A night started or called off, someone joined or left: the group's page shows it.
+        push.after_commit(group_ids=[group.pk])
 
 
 @contextmanager

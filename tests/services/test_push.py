@@ -236,6 +236,19 @@ def test_a_save_rolled_back_after_its_door_publishes_nothing(
     assert night.version == before
 
 
+def test_a_group_change_that_wrote_nothing_publishes_nothing(
+    front, db, django_capture_on_commit_callbacks
+):
+    night = make_night(("Anna", "Bram"))
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        transaction.atomic(),
+        group_change(night.group, by=night.started_by),
+    ):
+        Group.objects.filter(pk=night.group_id).exists()  # a read, no write
+    assert front.received == []
+
+
 def test_a_save_sent_again_changes_nothing_and_publishes_nothing(
     front, db, django_capture_on_commit_callbacks
 ):
