@@ -27,6 +27,7 @@ class Change(models.Model):
         BOARD_FOR = "board_for"
         ROUND_FIXED = "round_fixed"
         ROUND_UNDONE = "round_undone"
+        ROUND_THROUGH_AGAIN = "round_through_again"
         SEAT_ADDED = "seat_added"
         SEAT_BACK = "seat_back"
         DEALT_IN = "dealt_in"

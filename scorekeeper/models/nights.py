@@ -294,6 +294,20 @@ class Round(models.Model):
     def is_recorded(self) -> bool:
         return self.recorded_at is not None
 
+    def since_undo(self, entries: "Iterable[Entry]") -> tuple[str, list["Entry"]]:
+        """How the table looked at this round again since it was last reopened with
+        undo: ("", []) when it never was, ("changed", []) once a total was changed
+        since, ("confirmed", []) once every entry was saved again, and ("waiting", the
+        entries not saved again yet) before that. Undo is for the table to look again,
+        so a reopened round goes through again only once changed or confirmed."""
+        undo = self.edits.filter(kind=RoundEdit.Kind.UNDO).order_by("-pk").first()
+        if undo is None:
+            return "", []
+        if self.edits.filter(pk__gt=undo.pk).exclude(kind=RoundEdit.Kind.UNDO).exists():
+            return "changed", []
+        waiting = [entry for entry in entries if entry.updated_at < undo.edited_at]
+        return ("waiting", waiting) if waiting else ("confirmed", [])
+
 
 class Entry(models.Model):
     """One seat's result for one round, as entered from a phone."""

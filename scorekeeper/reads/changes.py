@@ -130,6 +130,14 @@ _SENTENCES: dict[Change.Kind, Words] = {
     Change.Kind.ROUND_UNDONE: lambda by, v: (
         _("%(by)s undid round %(round)d.") % {"by": by, "round": v["round"]}
     ),
+    Change.Kind.ROUND_THROUGH_AGAIN: lambda by, v: (
+        (
+            _("Round %(round)d went through again once every total was confirmed.")
+            if v["how"] == "confirmed"
+            else _("Round %(round)d went through again with a changed total.")
+        )
+        % {"round": v["round"]}
+    ),
     Change.Kind.SEAT_ADDED: lambda by, v: (
         _("%(by)s gave %(name)s seat %(position)d.")
         % {"by": by, "name": v["name"], "position": v["position"]}

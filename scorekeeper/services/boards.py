@@ -37,6 +37,7 @@ from scorekeeper.models import (
     Entry,
     Night,
     Round,
+    RoundEdit,
     Seat,
     User,
     parse_board,
@@ -220,6 +221,7 @@ def record_board(
         except OFCError as error:
             raise Refused(refusal(game, error)) from error
         made, stayed = _claim(game, fantasyland.get(seat.pk), result)
+        before = _totals(round_) if round_.reopened_by_id is not None else None
         entry = save_entry(
             slot,
             seat=seat,
@@ -239,8 +241,29 @@ def record_board(
         if len(others) + 1 == len(slot.playing):
             _count_the_table(round_, game, fantasyland)
             entry.refresh_from_db()
+        if before is not None:
+            _keep_changed_totals(round_, before, entered_by)
         recorded = close_round_if_complete(night, round_, slot.playing, game)
         return BoardSaved(entry, result, round_recorded=recorded)
+
+
+def _totals(round_: Round) -> dict[str, int]:
+    return dict(round_.entries.values_list("seat__name", "points"))
+
+
+def _keep_changed_totals(round_: Round, before: dict[str, int], by: User) -> None:
+    """A reopened round's history keeps every total its new cards changed, as for a
+    total typed again (:func:`~scorekeeper.services.rounds.record_entry`): it is also
+    what lets the round go through again (:meth:`Round.since_undo`)."""
+    after = _totals(round_)
+    changes = [
+        [name, before[name], points]
+        for name, points in after.items()
+        if name in before and before[name] != points
+    ]
+    if changes:
+        RoundEdit.objects.create(round=round_, edited_by=by, changes=changes)
+        record(Change.Kind.ROUND_FIXED, round=round_.number, changes=changes)
 
 
 def _count_the_table(round_: Round, game: Game, fantasyland: dict[int, FantasylandState]) -> None:

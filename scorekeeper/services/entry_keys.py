@@ -21,6 +21,26 @@ KEY_USED = gettext_lazy(
 )
 
 
+class NotOpen(Refused):
+    """A save for a round that is not the open one: typed for a round that went through
+    or was taken back before it arrived. It lands nowhere, never in the open round."""
+
+
+class GoneThrough(NotOpen):
+    """A save for a round that went through before it arrived: it lands nowhere. The
+    services say what was not used (a total, the cards) where they know it."""
+
+    def __init__(self, number: int, open_number: int | None) -> None:
+        self.number, self.open_number = number, open_number
+        super().__init__(
+            gettext(
+                "Round %(number)d has already gone through. Check the standings; "
+                "fix a round from its history if needed."
+            )
+            % {"number": number}
+        )
+
+
 @dataclass(frozen=True)
 class EntrySlot:
     """Where one seat's entry for the open round goes, the night locked."""
@@ -42,12 +62,14 @@ def slot_or_earlier_save(
 ) -> EntrySlot | Entry:
     """Where this save goes, or the entry an earlier try of the same save wrote.
 
-    An earlier try is known by the phone's ``key``, or, for a round that has gone
-    through since, by an entry of that round for which ``repeats`` is true (the same
-    total, the same cards): a try whose answer was lost on the Wi-Fi. Either is only
-    answered to someone who may enter for the seat. Call with the night locked
-    (:func:`~scorekeeper.services.locks.night_change`); raises :class:`Refused` in
-    words for the table.
+    An earlier try is known by the phone's ``key``, or, from a page that sends no key,
+    for a round that has gone through since, by an entry of that round for which
+    ``repeats`` is true (the same total, the same cards): a try whose answer was lost on
+    the Wi-Fi. Either is only answered to someone who may enter for the seat. A keyed
+    save that is new to the server and names a round that went through lands nowhere
+    (:class:`GoneThrough`): it was typed for that round, and the next one is not its
+    own. Call with the night locked (:func:`~scorekeeper.services.locks.night_change`);
+    raises :class:`Refused` in words for the table.
     """
     if key:
         replayed = _replayed_entry(
@@ -59,7 +81,10 @@ def slot_or_earlier_save(
         return _entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
         earlier = _recorded_entry(night, round_number, seat)
-        if earlier is None or not repeats(earlier):
+        if earlier is not None:
+            # Only someone who may enter for the seat learns what became of the round.
+            _check_may_retry(night, round_number, seat, entered_by, earlier)
+        if key or earlier is None or not repeats(earlier):
             raise
         _check_may_retry(night, round_number, seat, entered_by, earlier)
         return earlier
@@ -73,14 +98,8 @@ def _entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User
     round_ = night.open_round()
     if round_ is None or round_.number != round_number:
         if night.rounds.filter(number=round_number, recorded_at__isnull=False).exists():
-            raise Refused(
-                gettext(
-                    "Round %(number)d has already gone through. Check the standings; "
-                    "fix a round from its history if needed."
-                )
-                % {"number": round_number}
-            )
-        raise Refused(
+            raise GoneThrough(round_number, round_.number if round_ else None)
+        raise NotOpen(
             gettext(
                 "Round %(number)d is not open any more: the table is on round "
                 "%(now)s now. Check your total there."

@@ -26,7 +26,13 @@ from scorekeeper.models import (
 from scorekeeper.models.payments import TabPart
 from scorekeeper.ofc import FantasylandState, Game, may_stay, next_fantasyland
 from scorekeeper.services.card_results import store_card_results
-from scorekeeper.services.entry_keys import save_entry, save_key, slot_or_earlier_save
+from scorekeeper.services.entry_keys import (
+    GoneThrough,
+    NotOpen,
+    save_entry,
+    save_key,
+    slot_or_earlier_save,
+)
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import as_play, at_table, night_change, record
 from scorekeeper.table.button import next_dealer
@@ -102,9 +108,12 @@ def record_entry(
     """
     check_points(points)
     with night_change(night, by=entered_by, may=None) as night:
-        slot = slot_or_earlier_save(
-            night, round_number, seat, entered_by, key, repeats=_same_total(points)
-        )
+        try:
+            slot = slot_or_earlier_save(
+                night, round_number, seat, entered_by, key, repeats=_same_total(points)
+            )
+        except GoneThrough as gone:
+            raise NotOpen(_total_not_used(gone, seat, points, entered_by, night)) from None
         if isinstance(slot, Entry):  # an earlier try of this save went through
             return EntryResult(slot, round_recorded=False, already_saved=True)
         as_play()  # a total and the round going through; for someone else, recorded below
@@ -128,6 +137,9 @@ def record_entry(
             if key and existing.client_key != key:
                 # The same value tapped again on another page: its retries must find it too.
                 save_key(existing, key)
+            if round_.since_undo([existing])[1]:
+                # Saved again as it was in a round reopened with undo: a confirmation.
+                confirm_entry(existing)
             # A double tap or a retry changes nothing, but may still complete a round that
             # was undone and is now confirmed as it was.
             recorded = close_round_if_complete(night, round_, slot.playing, game)
@@ -149,12 +161,63 @@ def record_entry(
         return EntryResult(entry, round_recorded=recorded)
 
 
+def _total_not_used(
+    gone: GoneThrough, seat: Seat, points: int, entered_by: User, night: Night
+) -> str:
+    """Why a total typed for a round that went through before it arrived was not used,
+    and where the table is now."""
+    values = {
+        "number": gone.number,
+        "points": signed(points),
+        "name": seat.name,
+        "open": gone.open_number,
+    }
+    if gone.open_number is None:
+        return str(gone)
+    stored = Entry.objects.filter(
+        round__night=night, round__number=gone.number, seat=seat
+    ).values_list("points", flat=True)
+    same = list(stored) == [points]
+    own = seat.user_id == entered_by.pk
+    if same and own:
+        text = _(
+            "Round %(number)d already went through, with your %(points)s. Round %(open)d is open."
+        )
+    elif same:
+        text = _(
+            "Round %(number)d already went through, with %(points)s for %(name)s. "
+            "Round %(open)d is open."
+        )
+    elif own:
+        text = _(
+            "Round %(number)d already went through: your %(points)s was not used. "
+            "Round %(open)d is open."
+        )
+    else:
+        text = _(
+            "Round %(number)d already went through: %(points)s for %(name)s was not used. "
+            "Round %(open)d is open."
+        )
+    return text % values
+
+
+def confirm_entry(entry: Entry) -> None:
+    """A total of a reopened round saved again as it was: the table has looked at it."""
+    entry.updated_at = timezone.now()
+    entry.save(update_fields=["updated_at"])
+
+
 def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
     entries = {entry.seat_id: entry for entry in round_.entries.all()}
     if len(entries) < len(playing) or sum(e.points for e in entries.values()) != 0:
         return False
     if any(entry.awaiting_total for entry in entries.values()):
         return False  # a board whose total is not known yet (services/boards.py)
+    again, _waiting = round_.since_undo(entries.values())
+    if again == "waiting":
+        return False  # reopened with undo: waits until changed or confirmed by all
+    if again:
+        record(Change.Kind.ROUND_THROUGH_AGAIN, round=round_.number, how=again)
     round_.recorded_at = timezone.now()
     round_.recorded_sum = 0
     round_.save(update_fields=["recorded_at", "recorded_sum"])

@@ -83,7 +83,9 @@ def test_a_kept_total_whose_round_went_through_is_refused_in_words(make_night, l
 
     anna.context.set_offline(False)
     refusal = anna.locator("#queued [role=alert]")
-    expect(refusal).to_contain_text("Not saved: +5, round 1. Round 1 has already gone through.")
+    expect(refusal).to_contain_text(
+        "Not saved: +5, round 1. Round 1 already went through: your +5 was not used."
+    )
     expect(anna.locator("#round-head")).to_contain_text("Round 2")
     assert Entry.objects.filter(round__number=2).count() == 0  # applied to nothing else
     assert Entry.objects.get(seat__name="Anna").points == -3

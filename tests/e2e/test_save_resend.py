@@ -134,7 +134,9 @@ def test_a_kept_save_then_refused_in_words_is_shown_and_dropped(make_night, log_
     server_busy = False
 
     refusal = page.locator("#queued [role=alert]")
-    expect(refusal).to_contain_text("Not saved: +5, round 1. Round 1 has already gone through.")
+    expect(refusal).to_contain_text(
+        "Not saved: +5, round 1. Round 1 already went through: your +5 was not used."
+    )
     expect(page.get_by_test_id("queued")).to_have_count(0)
     sent = len(saves.sent)
     page.wait_for_timeout(2500)  # dropped: it is not sent again

@@ -171,7 +171,8 @@ def _card_round(rng, night, game_id: str, *, mixed: bool = False, set_one=None, 
 
 def _fix_cards(night) -> None:
     """In the reopened round, the first seat's middle and bottom were set the wrong
-    way round: set again, the round goes through at once."""
+    way round: set again, the round goes through at once when that changed a total,
+    else once the others confirmed theirs."""
     number = open_round(night).number
     entry = Entry.objects.select_related("seat").filter(round__number=number, round__night=night)
     board = entry.order_by("seat__position").first()
@@ -185,7 +186,10 @@ def _fix_cards(night) -> None:
         entered_by=board.seat.user,
         points=points,
     )
-    assert saved.round_recorded
+    if not saved.round_recorded:
+        others = entry.exclude(pk=board.pk)
+        confirms = [enter(night, other.seat.name, other.points) for other in others]
+        assert not saved.entry.awaiting_total and confirms[-1].round_recorded
 
 
 def played_group(make_night) -> Group:

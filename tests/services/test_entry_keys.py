@@ -57,7 +57,7 @@ def test_a_kept_total_whose_round_went_through_with_another_entry_is_refused(mak
     night = make_night(("Anna", "Bram"))
     enter(night, "Anna", -3, by="Bram")  # typed for Anna while her phone was offline
     enter(night, "Bram", 3)
-    with pytest.raises(Refused, match="Round 1 has already gone through"):
+    with pytest.raises(Refused, match="Round 1 already went through: your \\+5 was not used"):
         save(night, "Anna", 5, number=1)
     assert Entry.objects.get(seat__name="Anna").points == -3
     assert not open_round(night).entries.exists()

@@ -45,18 +45,72 @@ def test_a_retry_after_the_round_went_through_is_taken_as_already_saved(make_nig
     result = enter(night, "Bram", -3, number=1)  # the answer to the first try was lost
     assert result.entry.points == -3 and not result.round_recorded
     assert type(night).objects.get(pk=night.pk).version == version
-    with pytest.raises(Refused, match="already gone through"):
+    with pytest.raises(Refused, match="Round 1 already went through: your −4 was not used"):
         enter(night, "Bram", -4, number=1)  # a different total is a correction
     assert Entry.objects.count() == 2
 
 
 def test_undo_then_confirming_the_same_totals_records_the_round_again(make_night):
-    night = make_night(("Anna", "Bram"))
-    play_round(night, {"Anna": 3, "Bram": -3})
+    night = make_night(("Anna", "Bram", "Cora"))
+    play_round(night, {"Anna": 3, "Bram": -3, "Cora": 0})
     undo_last_round(night=night, by=User.objects.get(name="Anna"))
-    assert enter(night, "Bram", -3).round_recorded
+    # The first phone to confirm does not put the round back through on its own.
+    assert not enter(night, "Anna", 3).round_recorded
+    assert not enter(night, "Bram", -3).round_recorded
+    assert not enter(night, "Bram", -3).round_recorded  # confirming twice is one confirm
+    assert enter(night, "Cora", 0).round_recorded
     history = list(night.rounds.get(number=1).edits.values_list("kind", "changes"))
     assert history == [(RoundEdit.Kind.UNDO, [])]
+    log = list(night.changes.order_by("pk").values_list("kind", "values"))
+    assert log[-2:] == [
+        ("round_undone", {"round": 1}),
+        ("round_through_again", {"round": 1, "how": "confirmed"}),
+    ]
+
+
+def test_a_reopened_round_goes_through_again_once_a_changed_total_adds_up(make_night):
+    night = make_night(("Anna", "Bram", "Cora"))
+    play_round(night, {"Anna": 3, "Bram": -3, "Cora": 0})
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    assert not enter(night, "Bram", -5).round_recorded  # 2 points too few
+    assert enter(night, "Cora", 2).round_recorded  # nobody else needs to confirm
+    assert night.changes.order_by("pk").values_list("values", flat=True).last() == {
+        "round": 1,
+        "how": "changed",
+    }
+
+
+def test_a_total_for_a_round_that_went_through_is_refused_in_words_and_lands_nowhere(
+    make_night,
+):
+    night = make_night(("Anna", "Bram"))
+    play_round(night, {"Anna": 3, "Bram": -3})
+    bram = seats_of(night)["Bram"]
+    kept = {"night": night, "round_number": 1, "seat": bram, "key": "k" * 32}
+    anna, bram_user = User.objects.get(name="Anna"), User.objects.get(name="Bram")
+    for by, points, words in [
+        (bram_user, -2, "Round 1 already went through: your −2 was not used. Round 2 is open."),
+        (bram_user, -3, "Round 1 already went through, with your −3. Round 2 is open."),
+    ]:
+        with pytest.raises(Refused) as refused:
+            record_entry(points=points, entered_by=by, **kept)
+        assert str(refused.value) == words
+    guest = make_night(("Anna", "Gus"))
+    play_round(guest, {"Anna": 1, "Gus": -1})
+    with pytest.raises(Refused) as refused:
+        record_entry(
+            night=guest,
+            round_number=1,
+            seat=seats_of(guest)["Gus"],
+            key="g" * 32,
+            points=4,
+            entered_by=anna,
+        )
+    assert str(refused.value) == (
+        "Round 1 already went through: +4 for Gus was not used. Round 2 is open."
+    )
+    assert not Entry.objects.filter(round__number=2).exists()
+    assert Entry.objects.filter(round__number=1).count() == 4
 
 
 def test_a_phone_left_on_a_round_that_was_undone_is_told_where_the_table_is(make_night):

@@ -33,7 +33,9 @@ def test_a_queued_total_whose_round_went_through_is_refused_in_words(login, make
     enter(night, "Bram", 3)
     response = queued_save(login("Anna"), night, seats_of(night)["Anna"], "5")
     assert response.status_code == 409
-    assert response.json()["message"].startswith("Round 1 has already gone through")
+    assert response.json()["message"] == (
+        "Round 1 already went through: your +5 was not used. Round 2 is open."
+    )
     assert Entry.objects.filter(round__number=2).count() == 0
 
 
