@@ -3,6 +3,7 @@ number of queries however many rounds have been played."""
 
 from dataclasses import dataclass, field
 
+from django.db import transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext, ngettext
 
@@ -36,6 +37,8 @@ class NightState:
     round: Round | None
     rounds_played: int
     lines: list[SeatLine] = field(default_factory=list)  # the seats in this round
+    # Reopened with undo and not changed since: the seats yet to save their total again.
+    to_confirm: list[SeatLine] = field(default_factory=list)
 
     @property
     def missing(self) -> list[SeatLine]:
@@ -150,6 +153,9 @@ def night_state(night: Night) -> NightState:
                 cards = player_board(seat.name, line.entry.board, line.fantasyland)
                 line.board = score_board(game, cards)
         lines.append(line)
+    waiting: list[Entry] = []
+    if round_ is not None and round_.reopened_by_id is not None:  # only an undo sets it
+        _how, waiting = round_.since_undo(entries.values())
     return NightState(
         night=night,
         game=game,
@@ -157,6 +163,7 @@ def night_state(night: Night) -> NightState:
         round=round_,
         rounds_played=counts["played"],
         lines=[line for line in lines if line.playing],
+        to_confirm=[line for line in lines if line.entry in waiting],
     )
 
 
@@ -346,8 +353,36 @@ def night_news(night: Night, state: NightState) -> News:
     return News(moments, _button_words(state, previous))
 
 
+# Reads of a night page that may each find a change saved in between before the page is
+# read under the night's lock instead (a busy table: saves every few milliseconds).
+UNLOCKED_TRIES = 3
+
+
 def night_page(night: Night, user: User, *, for_seat: int | None = None) -> NightPage:
-    """What ``user`` sees of ``night``; ``for_seat`` picks another seat's total to enter."""
+    """What ``user`` sees of ``night``, every part of it from one moment: the night's
+    ``version`` it shows (refreshed here) and its standings, chart, round, sum and form.
+
+    Each of the page's queries sees what was committed when it ran, so a save landing
+    between two of them would give a page drawn from two moments ("Round 10" beside
+    the standings after 8 rounds). Every change to a night bumps its version in the
+    same transaction (:func:`~scorekeeper.services.locks.night_change`), so a page read
+    while the version stayed the same saw no change: it is read again when the version
+    moved, and read under the night's lock, where no save can land, when it keeps
+    moving. ``for_seat`` picks another seat's total to enter.
+    """
+    for _try in range(UNLOCKED_TRIES):
+        page = _night_page(night, user, for_seat=for_seat)
+        seen = night.version
+        night.refresh_from_db()
+        if night.version == seen:
+            return page
+    with transaction.atomic():
+        Night.objects.select_for_update().filter(pk=night.pk).first()
+        night.refresh_from_db()
+        return _night_page(night, user, for_seat=for_seat)
+
+
+def _night_page(night: Night, user: User, *, for_seat: int | None) -> NightPage:
     state = night_state(night)
     news = night_news(night, state)
     mine = state.line_for_user(user)

@@ -4,8 +4,10 @@ a seat's total, and the end of the night."""
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.converters import row_id
 from scorekeeper.forms.groups import HouseRulesForm
@@ -17,6 +19,7 @@ from scorekeeper.reads.groups import current_members
 from scorekeeper.reads.nights import NightState, night_page
 from scorekeeper.reads.polls import night_now
 from scorekeeper.reads.rules import paid_sections
+from scorekeeper.services.entry_keys import NotOpen
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.rounds import record_entry
@@ -30,7 +33,7 @@ from scorekeeper.views.access import (
 )
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 from scorekeeper.views.outcomes import change_and_say
-from scorekeeper.views.polling import unchanged_poll
+from scorekeeper.views.polling import shown_version, unchanged_poll
 
 
 @require_http_methods(["GET", "POST"])
@@ -154,6 +157,9 @@ def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     """The polled fragment. The phone sends what it shows: the night's ``version``,
     the open ``round`` and its own ``seat``."""
     night = member_night(request, night_id)
+    if night.is_over:
+        # Every phone on the night lands on who pays whom, as the one that ended it does.
+        return HttpResponseClientRedirect(reverse("night_settle", args=[night.pk]))
     context = _night_context(request.user, night)
     round_now = context["state"].round
     mine = context["mine"]
@@ -164,7 +170,7 @@ def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         # ...or when this phone's player sat down or left the table.
         or request.GET.get("seat", "") != str(mine.seat.pk if mine else "")
     )
-    return render(request, "scorekeeper/night.html#live", context)
+    return shown_version(render(request, "scorekeeper/night.html#live", context), night)
 
 
 @require_POST
@@ -185,6 +191,13 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
                 fantasyland_stayed=stayed,
                 key=form.cleaned_data["key"],
             )
+        except NotOpen as error:
+            if queued(request):
+                return refused_reply(str(error))
+            # A form for the round the table is on, empty, under the words of what
+            # became of this one: never the old round's value in the open round's form.
+            context = {**_night_context(request.user, night), "not_used": str(error)}
+            return _entry_answer(request, context)
         except Refused as error:
             if queued(request):
                 return refused_reply(str(error))
@@ -193,16 +206,22 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
             if queued(request):
                 return saved_reply(already=result.already_saved)
             if request.htmx:
-                night.refresh_from_db()
                 context = _night_context(request.user, night)
-                return render(request, "scorekeeper/night.html#entry-saved", context)
+                saved = render(request, "scorekeeper/night.html#entry-saved", context)
+                return shown_version(saved, night)
             return redirect("night_detail", night_id=night.pk)
     elif queued(request):
         return invalid_reply(form)
     seat = form.cleaned_data.get("seat") if hasattr(form, "cleaned_data") else None
     context = _night_context(request.user, night, entry_form=form, for_seat=seat and seat.pk)
+    return _entry_answer(request, context)
+
+
+def _entry_answer(request: HtmxHttpRequest, context: dict) -> HttpResponse:
+    """The entry form with what the save came to, alone for htmx, else in its page."""
     if request.htmx:
-        return render(request, "scorekeeper/night.html#entry-form", context)
+        form = render(request, "scorekeeper/night.html#entry-form", context)
+        return shown_version(form, context["night"])
     return render(request, "scorekeeper/night.html", context)
 
 

@@ -47,6 +47,7 @@ OFFLINE_FILES = [
     "ofcboard/app.css",
     "ofcboard/app.js",
     "ofcboard/queue.js",
+    "ofcboard/live.js",
     "ofcboard/wake_lock.js",
     "ofcboard/picker.js",
     "ofcboard/share_image.js",

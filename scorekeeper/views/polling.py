@@ -13,6 +13,7 @@ from functools import wraps
 from django.http import HttpRequest, HttpResponse
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper.models import Night
 from scorekeeper.reads.polls import Current
 
 View = Callable[..., HttpResponse]
@@ -46,3 +47,14 @@ def unchanged_poll(current: Callable[..., Current | None]) -> Callable[[View], V
         return poll
 
     return decorator
+
+
+# The night's version a live answer was drawn from, for live.js to order answers by: one
+# that arrives after a newer one is not shown (static/ofcboard/live.js).
+VERSION_HEADER = "OFC-Version"
+
+
+def shown_version(response: HttpResponse, night: Night) -> HttpResponse:
+    """``response``, a live part of ``night``'s pages, marked with the version it shows."""
+    response[VERSION_HEADER] = str(night.version)
+    return response

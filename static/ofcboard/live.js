@@ -1,27 +1,61 @@
-// Live pages told of changes rather than asking for them.
+// Live pages told of changes rather than asking for them, and never shown older than
+// they were.
 //
 // A polled element with data-stream="<url>" (the night, its cards, its settlement, the
 // group, the big screen) listens on that stream (Server-Sent Events, held by the
 // front: ofcboard/front.py). Each message says the page's new version ("version 58");
-// when it is not the one the element shows, the element asks for its fragment at once
-// (the "ofc:pushed" trigger of its hx-trigger), through the same view as its poll.
+// when the page shows an older one, the element asks for its fragment (the
+// "ofc:pushed" trigger of its hx-trigger), through the same view as its poll.
 //
 // The poll stays as the safety net: while the stream is open, a timed poll goes out
 // only every SAFETY_POLL_MS; while it is not (Wi-Fi gone, phone locked, the stream
 // refused), every 2 s as before. The stream is closed while the page is hidden and
 // opened again when it is shown, with one poll at once to catch up on what it missed.
+//
+// The night page's parts each say the night's version they were drawn from
+// (data-version; the server draws a page from one moment, reads/nights.py), and every
+// live answer says its own (the OFC-Version header). Phones at a table save at the same
+// instant, so answers cross: a part is never replaced by an older one, an answer for a
+// part that a newer one already replaced is dropped, and a push that comes while this
+// phone is fetching, saving or has a finger on the screen is remembered and fetched once
+// that is over, so the newest version always wins and nothing moves under a thumb.
 (function () {
   "use strict";
 
   const SAFETY_POLL_MS = 30000;
   const REOPEN_MS = 5000;
+  const VERSION_HEADER = "OFC-Version";
   const streams = new Map();  // url -> EventSource
   const lastAsked = new Map();  // element id -> time of its last request
+  let wanted = null;  // the newest version a push announced, as a number
+  const underWay = new Set();  // live fetches and saves not answered yet (their XHRs)
+  let fingerDown = false;
+  let owed = false;  // a fetch held back until the phone is idle again
 
-  function shownVersion(element) {
+  const asNumber = (value) => (/^\d+$/.test(value || "") ? Number(value) : null);
+  const parts = () => [...document.querySelectorAll("[data-version]")]
+    .filter((part) => asNumber(part.dataset.version) !== null);
+
+  // The oldest moment any part of the page shows: what the page asks to be brought from.
+  function oldestShown() {
+    const versions = parts().map((part) => asNumber(part.dataset.version));
+    return versions.length ? Math.min(...versions) : null;
+  }
+
+  function urlVersion(element) {
     const url = new URL(element.getAttribute("hx-get"), window.location.href);
     return url.searchParams.get("version");
   }
+
+  function isBehind(element, version) {
+    const shown = oldestShown();
+    if (shown !== null && asNumber(version) !== null) return asNumber(version) > shown;
+    return urlVersion(element) !== version;  // a group's fingerprint has no order
+  }
+
+  const isLive = (element) => Boolean(element && element.matches && element.matches("[hx-trigger*='ofc:pushed']"));
+  const liveElements = () => document.querySelectorAll("[hx-trigger*='ofc:pushed']");
+  const busy = () => underWay.size > 0 || fingerDown;
 
   function listeners(url) {
     return document.querySelectorAll('[data-stream="' + CSS.escape(url) + '"]');
@@ -38,12 +72,28 @@
     document.documentElement.dataset.streamState = state;
   }
 
+  function ask(element) {
+    if (busy()) {
+      owed = true;
+      return;
+    }
+    htmx.trigger(element, "ofc:pushed");
+  }
+
   function askNow(url, version) {
     listeners(url).forEach((element) => {
-      if (version === undefined || shownVersion(element) !== version) {
-        htmx.trigger(element, "ofc:pushed");
-      }
+      if (version === undefined || isBehind(element, version)) ask(element);
     });
+  }
+
+  // Once the phone is idle again: what was held back, or a push newer than the page.
+  function catchUp() {
+    if (busy()) return;
+    const shown = oldestShown();
+    const behind = wanted !== null && shown !== null && wanted > shown;
+    if (!owed && !behind) return;
+    owed = false;
+    liveElements().forEach((element) => htmx.trigger(element, "ofc:pushed"));
   }
 
   function open(url) {
@@ -56,7 +106,10 @@
     });
     source.addEventListener("message", (event) => {
       const said = /^version (\S+)$/.exec(event.data);
-      if (said) askNow(url, said[1]);
+      if (!said) return;
+      const version = asNumber(said[1]);
+      if (version !== null && (wanted === null || version > wanted)) wanted = version;
+      askNow(url, said[1]);
     });
     source.addEventListener("error", () => {
       say("closed");
@@ -80,10 +133,17 @@
     document.querySelectorAll("[data-stream]").forEach((element) => open(element.dataset.stream));
   }
 
-  // A timed poll of an element whose stream is open waits for the safety interval.
+  // A live fetch waits while another is under way, a save is, or a finger is down; a
+  // timed poll of an element whose stream is open waits for the safety interval.
   document.addEventListener("htmx:confirm", (event) => {
     const element = event.detail.elt;
-    const url = element.dataset && element.dataset.stream;
+    if (!isLive(element)) return;
+    if (busy()) {
+      event.preventDefault();
+      owed = true;
+      return;
+    }
+    const url = element.dataset.stream;
     if (!url) return;
     const trigger = event.detail.triggeringEvent;
     const pushed = trigger && trigger.type === "ofc:pushed";
@@ -95,6 +155,114 @@
     }
     lastAsked.set(key, Date.now());
   });
+
+  // A live fetch asks from the oldest moment the page shows, and says which round the
+  // entry form on the screen is for, so the answer brings a new form when that round
+  // is no longer the open one, whatever the rest of the page shows.
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (!isLive(event.detail.elt) || event.detail.verb !== "get") return;
+    const shown = oldestShown();
+    const url = new URL(event.detail.path, window.location.href);
+    if (shown !== null) url.searchParams.set("version", String(shown));
+    const round = document.querySelector("#entry-form input[name=round]");
+    if (round && url.searchParams.has("round")) url.searchParams.set("round", round.value);
+    event.detail.path = url.pathname + url.search;
+  });
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const config = event.detail.requestConfig;
+    const xhr = event.detail.xhr;
+    const saving = config && config.verb !== "get";
+    if (!xhr || !(saving || isLive(event.detail.elt))) return;
+    underWay.add(xhr);
+    xhr.addEventListener("loadend", () => {
+      underWay.delete(xhr);
+      window.setTimeout(catchUp, 0);
+    });
+  });
+
+  function answerVersion(detail) {
+    const xhr = detail.xhr;
+    return xhr ? asNumber(xhr.getResponseHeader(VERSION_HEADER)) : null;
+  }
+
+  // An answer to a live fetch replaces its part only when it is not older than what
+  // the part shows, the part is still on the page, and no finger is down on it. A
+  // save's answer is always shown (it says what became of the save), in the form on the
+  // page now when the one it was sent from was replaced meanwhile.
+  function guard(event) {
+    const detail = event.detail;
+    if (!detail.shouldSwap) return;
+    const target = detail.target;
+    const onPage = target && document.body.contains(target);
+    const saving = detail.requestConfig && detail.requestConfig.verb !== "get";
+    if (saving) {
+      const now = !onPage && target && target.id && document.getElementById(target.id);
+      if (now) {
+        // htmx would look for the answer's other parts beside the replaced form, off
+        // the page: the answer goes in as if the form on the page now had asked.
+        detail.shouldSwap = false;
+        htmx.swap(now, detail.serverResponse, { swapStyle: "outerHTML" });
+      }
+      return;
+    }
+    if (!isLive(target)) return;
+    const version = answerVersion(detail);
+    const shown = asNumber(target.dataset.version);
+    if (!onPage) {
+      detail.shouldSwap = false;
+    } else if (version !== null && shown !== null && version < shown) {
+      detail.shouldSwap = false;
+    } else if (fingerDown) {
+      detail.shouldSwap = false;
+      owed = true;
+    }
+  }
+
+  // Listened for on the parts themselves: an answer for a part already replaced comes
+  // to the part off the page, where no event reaches the document.
+  function guardParts(root) {
+    const found = root.querySelectorAll ? [...root.querySelectorAll("[data-version], [hx-trigger*='ofc:pushed']")] : [];
+    if (root.matches && root.matches("[data-version], [hx-trigger*='ofc:pushed']")) found.push(root);
+    found.forEach((part) => {
+      if (part.ofcGuarded) return;
+      part.ofcGuarded = true;
+      part.addEventListener("htmx:beforeSwap", guard);
+    });
+  }
+  document.addEventListener("htmx:load", (event) => guardParts(event.target));
+  guardParts(document);
+
+  // The same for each part an answer brings along (out of band), saves' answers too.
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const detail = event.detail;
+    const fragment = detail.fragment;
+    const incoming = fragment && (fragment.nodeType === 11 ? fragment.firstElementChild : fragment);
+    const version = incoming && incoming.dataset ? asNumber(incoming.dataset.version) : null;
+    const shown = detail.target.dataset ? asNumber(detail.target.dataset.version) : null;
+    if (version !== null && shown !== null && version < shown) detail.shouldSwap = false;
+  });
+
+  // A live answer drawn at version V also vouches for the parts it did not bring: the
+  // server sends the entry form only when its round changed (never under a thumb).
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (!isLive(event.detail.elt)) return;
+    const version = answerVersion(event.detail);
+    if (version === null) return;
+    parts().forEach((part) => {
+      if (asNumber(part.dataset.version) < version) part.dataset.version = String(version);
+    });
+  });
+
+  // A finger on the screen holds every live swap until its tap has landed.
+  document.addEventListener("pointerdown", () => { fingerDown = true; }, true);
+  const lifted = () => {
+    if (!fingerDown) return;
+    fingerDown = false;
+    window.setTimeout(catchUp, 0);  // after the click this pointer makes
+  };
+  document.addEventListener("pointerup", lifted, true);
+  document.addEventListener("pointercancel", lifted, true);
 
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) {

@@ -64,8 +64,19 @@
   });
 
   // A tap or a key in the total box, never the focus a swap gives it back by itself.
+  // A tap hides the block only once it has landed: hidden at pointerdown, the block
+  // took the form 70-80 px up under the finger, and the click hit the button below.
   const isTotal = (target) => target && target.matches && target.matches("#entry-form input[name=points]");
-  for (const type of ["pointerdown", "keydown", "input"]) {
+  let tapping = false;
+  document.addEventListener("pointerdown", (event) => { if (isTotal(event.target)) tapping = true; }, true);
+  const landed = () => {
+    if (!tapping) return;
+    tapping = false;
+    window.setTimeout(dismiss, 0);
+  };
+  document.addEventListener("click", landed, true);
+  document.addEventListener("pointercancel", landed, true);
+  for (const type of ["keydown", "input"]) {
     document.addEventListener(type, (event) => { if (isTotal(event.target)) dismiss(); }, true);
   }
   document.addEventListener("submit", (event) => {

@@ -297,10 +297,11 @@ def test_with_a_front_each_live_page_names_its_own_stream(client, login, nights,
         assert len(live_script(elements)) == 1, page
 
 
-def test_without_a_front_no_page_names_a_stream_or_loads_live_js(client, login, nights):
+def test_without_a_front_no_page_names_a_stream(client, login, nights):
     for page, (elements, live, _) in pages(client, login, nights["night"]).items():
         assert "hx-get" in elements.by_id[live], page  # still polled
         assert "data-stream" not in elements.by_id[live], page
         assert elements.streams == [], page
-        assert live_script(elements) == [], page
+        # live.js still orders the polls' and saves' answers, with no stream to open.
+        assert len(live_script(elements)) == 1, page
         assert elements.scripts, page  # the page's other scripts are there
