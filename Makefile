@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 
 
-.PHONY: run dev test test-sqlite quick setup setup-dev chromium front axe wrk lint format bench clean
+.PHONY: run dev test test-sqlite quick setup setup-dev chromium webkit front axe wrk lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,15 @@ chromium:
 	@if ! fc-list :lang=zh 2>/dev/null | grep -q .; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-zenhei || true; \
+	fi
+
+# WebKit, Safari's engine, for the browser tests that run in it too (half the table's
+# phones are iPhones): Debian's WebKitWebDriver and its MiniBrowser, in windows under
+# Xvfb, driven through Selenium (tests/e2e/webkit.py).
+webkit:
+	@if ! command -v WebKitWebDriver >/dev/null 2>&1 || ! command -v Xvfb >/dev/null 2>&1; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq webkit2gtk-driver xvfb; \
 	fi
 
 # The front that holds the phones' streams and reads every request before the app
@@ -121,7 +130,7 @@ quick: setup-dev
 SQLITE_WORKERS ?= 4
 POSTGRES_WORKERS ?= 1
 
-test: setup-dev chromium front axe
+test: setup-dev chromium webkit front axe
 	@started=$$(date +%s); mkdir -p test-results; \
 	cache=$$(.ci/redis) && database=$$(.ci/postgres) || exit 1; \
 	DATABASE_URL=$$database OFCBOARD_TEST_CACHE_URL=$$cache $(PYTEST) -n $(POSTGRES_WORKERS) \
@@ -137,7 +146,7 @@ test: setup-dev chromium front axe
 	echo "make test: $$outcome, $$(( $$(date +%s) - started )) s wall time"; \
 	[ $$outcome = passed ]
 
-test-sqlite: setup-dev chromium front axe
+test-sqlite: setup-dev chromium webkit front axe
 	$(PYTEST) -n $(SQLITE_WORKERS) --durations=25
 
 # bench/server.py on PostgreSQL too: DATABASE_URL=$$(.ci/postgres) .venv/bin/python bench/server.py

@@ -55,7 +55,11 @@
 
   const isLive = (element) => Boolean(element && element.matches && element.matches("[hx-trigger*='ofc:pushed']"));
   const liveElements = () => document.querySelectorAll("[hx-trigger*='ofc:pushed']");
-  const busy = () => underWay.size > 0 || fingerDown;
+  // htmx listens on a swapped-in part only once the swap has settled (htmx:load): until
+  // then a trigger would go nowhere, so what is asked of it waits.
+  const ready = new WeakSet();
+  const notReady = () => [...liveElements()].some((element) => !ready.has(element));
+  const busy = () => underWay.size > 0 || fingerDown || notReady();
 
   function listeners(url) {
     return document.querySelectorAll('[data-stream="' + CSS.escape(url) + '"]');
@@ -197,8 +201,17 @@
     const onPage = target && document.body.contains(target);
     const saving = detail.requestConfig && detail.requestConfig.verb !== "get";
     if (saving) {
-      const now = !onPage && target && target.id && document.getElementById(target.id);
-      if (now) {
+      const now = onPage ? target : target && target.id && document.getElementById(target.id);
+      if (!now) return;
+      const version = answerVersion(detail);
+      const shown = asNumber(now.dataset && now.dataset.version);
+      if (version !== null && shown !== null && version < shown) {
+        // The page already shows a later moment (a round that went through since):
+        // only the answer's words come in, never its older form.
+        detail.shouldSwap = false;
+        carryWords(detail.serverResponse, now);
+        owed = true;
+      } else if (!onPage) {
         // htmx would look for the answer's other parts beside the replaced form, off
         // the page: the answer goes in as if the form on the page now had asked.
         detail.shouldSwap = false;
@@ -219,6 +232,15 @@
     }
   }
 
+  // What a save's answer said went wrong ("your −2 was not used"), into the form shown.
+  function carryWords(html, form) {
+    const box = form.querySelector("#entry-errors");
+    if (!box) return;
+    const answer = new DOMParser().parseFromString(html, "text/html");
+    const words = [...answer.querySelectorAll("#entry-errors .error")];
+    if (words.length) box.replaceChildren(...words.map((word) => document.importNode(word, true)));
+  }
+
   // Listened for on the parts themselves: an answer for a part already replaced comes
   // to the part off the page, where no event reaches the document.
   function guardParts(root) {
@@ -230,8 +252,16 @@
       part.addEventListener("htmx:beforeSwap", guard);
     });
   }
-  document.addEventListener("htmx:load", (event) => guardParts(event.target));
-  guardParts(document);
+  function loaded(root) {
+    guardParts(root);
+    const found = root.querySelectorAll ? [...root.querySelectorAll("[hx-trigger*='ofc:pushed']")] : [];
+    if (isLive(root)) found.push(root);
+    found.forEach((element) => ready.add(element));
+    window.setTimeout(catchUp, 0);
+  }
+  document.addEventListener("htmx:load", (event) => loaded(event.target));
+  // htmx takes the page in once it has loaded, and says so with htmx:load on <body>.
+  if (document.readyState === "loading") guardParts(document); else loaded(document);
 
   // The same for each part an answer brings along (out of band), saves' answers too.
   document.addEventListener("htmx:oobBeforeSwap", (event) => {

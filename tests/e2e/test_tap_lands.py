@@ -21,7 +21,8 @@ WATCH = """() => {
   document.addEventListener("click", (event) => {
     const down = window.tapped[0];
     const first = down && document.getElementById(down.id);
-    window.tapped.push({what: "click", id: event.target.id, moved: first ? box(first) - down.top : null});
+    const moved = first ? box(first) - down.top : null;
+    window.tapped.push({what: "click", id: event.target.id, moved});
   }, true);
 }"""
 
