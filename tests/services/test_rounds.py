@@ -95,7 +95,7 @@ def test_a_total_for_a_round_that_went_through_is_refused_in_words_and_lands_now
         with pytest.raises(Refused) as refused:
             record_entry(points=points, entered_by=by, **kept)
         assert str(refused.value) == words
-    guest = make_night(("Anna", "Gus"))
+    guest = make_night(("Anna",), guests=("Gus",))
     play_round(guest, {"Anna": 1, "Gus": -1})
     with pytest.raises(Refused) as refused:
         record_entry(
