@@ -61,7 +61,7 @@ def another_phone_saves(night: Night, rng: random.Random) -> None:
         enter(night, name, rng.randint(-9, 9))
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_answers_in_any_order_never_take_a_part_back(make_night, log_in_phone, seed):
     rng = random.Random(seed)
     night = make_night(PLAYERS)
