@@ -133,7 +133,8 @@ POSTGRES_WORKERS ?= 1
 test: setup-dev chromium webkit front axe
 	@started=$$(date +%s); mkdir -p test-results; \
 	cache=$$(.ci/redis) && database=$$(.ci/postgres) || exit 1; \
-	DATABASE_URL=$$database OFCBOARD_TEST_CACHE_URL=$$cache $(PYTEST) -n $(POSTGRES_WORKERS) \
+	DATABASE_URL=$$database OFCBOARD_TEST_CACHE_URL=$$cache OFCBOARD_TEST_PORTS=24000 \
+		$(PYTEST) -n $(POSTGRES_WORKERS) \
 		-m database --ignore=tests/e2e >test-results/postgres.log 2>&1 & postgres=$$!; \
 	trap 'kill $$postgres 2>/dev/null; exit 130' INT TERM; \
 	echo "The PostgreSQL pass runs beside the rest (test-results/postgres.log)"; \

@@ -234,10 +234,12 @@ def free_port() -> int:
     """A port nothing listens on, from a range of this test worker's own (below the
     ports the system hands out to clients). A port the system picked could be picked
     again for another worker's server before the first had bound it, and the server
-    binds with SO_REUSEPORT: a test then talked to another test's server."""
+    binds with SO_REUSEPORT: a test then talked to another test's server. `make test`
+    runs its PostgreSQL pass beside the SQLite one, each with its own workers: that
+    pass starts its ranges at OFCBOARD_TEST_PORTS."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    first = 20000 + 500 * int(worker or 0)
-    while True:
+    first = int(os.environ.get("OFCBOARD_TEST_PORTS", "20000")) + 500 * int(worker or 0)
+    for _ in range(500):
         port = first + next(_ports_handed_out) % 500
         with socket.socket() as probe:
             try:
@@ -245,6 +247,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
+    raise AssertionError(f"no free port from {first} to {first + 499}")
 
 
 def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, int]:

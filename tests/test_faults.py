@@ -307,7 +307,7 @@ def test_sqlite_locked_by_another_process_for_5_seconds_saves_wait_and_go_throug
         for thread in threads:
             thread.join(30)
         waited = time.monotonic() - started
-        holder.join()
+        holder.join(30)
     finally:
         process.terminate()
         process.wait(10)

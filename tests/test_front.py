@@ -189,7 +189,7 @@ class Flood:
 
     def close(self) -> None:
         self.stop.set()
-        self.thread.join()
+        self.thread.join(10)
         for key in list(self.selector.get_map().values()):
             key.fileobj.close()  # type: ignore[union-attr]
 

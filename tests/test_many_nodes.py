@@ -102,13 +102,15 @@ class Phone:
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join()
+            thread.join(30)
         return results
 
     def play(self) -> None:
         page_path = f"/nights/{self.night.pk}/"
         for number in range(1, ROUNDS + 1):
+            deadline = time.monotonic() + 30
             while True:  # until this round is open on the node asked
+                assert time.monotonic() < deadline, f"round {number} never opened"
                 node = self.node()
                 status, page = self.get(node, page_path)
                 assert status == 200

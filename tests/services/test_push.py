@@ -69,7 +69,7 @@ def front(settings) -> Iterator[FakeFront]:
     yield fake
     server.shutdown()
     server.server_close()
-    thread.join()
+    thread.join(10)
 
 
 def versions(night: Night) -> list[tuple[str, str]]:
