@@ -125,9 +125,9 @@ def payment_undo(request: AuthenticatedRequest, night_id: int, payment_id: int) 
     payment = get_object_or_404(
         Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
     )
-    payment_services.unmark_paid(night=night, payment=payment, by=request.user)
-    messages.success(
+    change_and_say(
         request,
+        lambda: payment_services.unmark_paid(night=night, payment=payment, by=request.user),
         _("%(payer)s → %(payee)s is open again.")
         % {"payer": payment.payer.name, "payee": payment.payee.name},
     )
