@@ -140,6 +140,15 @@ class Night(models.Model):
         seats = list(self.seats.all()) if seats is None else seats
         return any(seat.user_id == user.pk and seat.last_round is None for seat in seats)
 
+    def may_mark_between(self, user: "User", payer: "Seat", payee: "Seat") -> bool:
+        """Whether ``user`` may mark a payment from ``payer`` to ``payee`` paid, or take
+        the mark back: its payer or its payee. A guest has no phone of their own, so
+        whoever started the night speaks for a guest's side (no queries)."""
+        return any(
+            seat.user_id == user.pk or (seat.is_guest and self.started_by_id == user.pk)
+            for seat in (payer, payee)
+        )
+
     def has_member(self, user: "User") -> bool:
         """Whether ``user`` belongs to the night's group now: who may follow the night
         and mark its payments (one query; the group itself is not loaded)."""

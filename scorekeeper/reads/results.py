@@ -136,7 +136,10 @@ class ReadLine:
     line: PaymentLine
     side: str  # "payer" or "payee" when the reader is that side, else ""
     words: str  # "You pay Anna €31.00", "Cora pays you €31.00", "Anna pays Cora €5.10"
-    may_mark: bool  # "Mark paid" is offered: the night is over, or it squares a leaver
+    # The reader is a side of the line (or speaks for a guest's): its buttons are theirs,
+    # everyone else reads it.
+    may_change: bool
+    may_mark: bool  # "Mark paid" is offered: theirs, and the night is over or it squares a leaver
     questions: list[str]  # asked before a mark that may be a payment across nights again
 
 
@@ -188,11 +191,13 @@ def reading(results: NightResults, reader: User) -> Reading:
             if line.payee.user_id == reader.pk
             else ""
         )
+        may_change = night.may_mark_between(reader, line.payer, line.payee)
         return ReadLine(
             line=line,
             side=side,
             words=line_words(line, side, night.currency),
-            may_mark=night.is_over or line.leaver is not None,
+            may_change=may_change,
+            may_mark=may_change and (night.is_over or line.leaver is not None),
             questions=same_money_question(line, night.currency),
         )
 

@@ -61,6 +61,7 @@ def mark_paid(
             raise Refused(
                 _("That payment is not in the settlement any more. Check the new amounts.")
             )
+        _check_between(night, marked_by, payer, payee)
         if line.is_paid:
             return line.marked  # type: ignore[return-value]
         if line.across:
@@ -77,13 +78,32 @@ def mark_paid(
 
 @transaction.atomic
 def unmark_paid(*, night: Night, payment: Payment, by: User) -> None:
-    """Take back a "paid" mark, whoever made it."""
+    """Take back a "paid" mark: its payer or its payee may (:meth:`Night.may_mark_between`)."""
     with night_change(night, by=by, may=in_group) as night:
         if payment.night_id != night.pk:
             raise Refused(_("That payment belongs to another night."))
+        _check_between(night, by, payment.payer, payment.payee)
         Payment.objects.filter(pk=payment.pk).delete()
         names = (payment.payer.name, payment.payee.name)
         record(Change.Kind.UNPAID, **_line(*names, payment.cents, night.currency))
+
+
+def _check_between(night: Night, user: User, payer: Seat, payee: Seat) -> None:
+    """Refused in words unless ``user`` is a side of the payment (or speaks for a guest's)."""
+    if night.may_mark_between(user, payer, payee):
+        return
+    names = {"payer": payer.name, "payee": payee.name}
+    if payer.is_guest or payee.is_guest:
+        raise Refused(
+            _(
+                "Only %(payer)s and %(payee)s can mark this payment paid or take the mark "
+                "back; for a guest, whoever started the night does."
+            )
+            % names
+        )
+    raise Refused(
+        _("Only %(payer)s and %(payee)s can mark this payment paid or take the mark back.") % names
+    )
 
 
 @transaction.atomic

@@ -39,7 +39,7 @@ from scorekeeper.views.access import (
 )
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
-from scorekeeper.views.polling import unchanged_poll
+from scorekeeper.views.polling import shown_version, unchanged_poll
 from scorekeeper.views.seasons import season_asked
 
 
@@ -54,12 +54,14 @@ def night_settle(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 @login_required
 @unchanged_poll(settlement_now)
 def night_settle_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
-    """The settlement's polled payments: redrawn once the night changed (a payment
-    marked or taken back on another phone, a round while it runs), else 204."""
+    """The settlement's live part, all of it from one read: redrawn once the night
+    changed (a payment marked or taken back on another phone, a round while it runs,
+    its end), else 204."""
     night = member_night(request, night_id)
-    return render(
-        request, "scorekeeper/settlement.html#payments-live", _settlement(night, request.user)
+    page = render(
+        request, "scorekeeper/settlement.html#settlement-live", _settlement(night, request.user)
     )
+    return shown_version(page, night)
 
 
 def _settlement(night: Night, reader: User) -> dict:
@@ -125,9 +127,9 @@ def payment_undo(request: AuthenticatedRequest, night_id: int, payment_id: int) 
     payment = get_object_or_404(
         Payment.objects.select_related("payer", "payee"), pk=payment_id, night=night
     )
-    payment_services.unmark_paid(night=night, payment=payment, by=request.user)
-    messages.success(
+    change_and_say(
         request,
+        lambda: payment_services.unmark_paid(night=night, payment=payment, by=request.user),
         _("%(payer)s → %(payee)s is open again.")
         % {"payer": payment.payer.name, "payee": payment.payee.name},
     )

@@ -7,14 +7,16 @@
 // The picture goes to the phone's share sheet where the browser can share files,
 // and is saved as a PNG download where it cannot. Without this file (or without a
 // canvas) the button stays hidden and "Copy as text" is still there.
+//
+// The data, the share text and the button are part of the settlement's live part: when
+// a payment is marked on another phone or the night ends, they come in anew with the
+// rest of the page, and the picture is drawn again from them.
 (function () {
   "use strict";
 
-  const source = document.getElementById("night-picture");
-  const button = document.querySelector("[data-share-night]");
-  if (!source || !button || !window.HTMLCanvasElement || !HTMLCanvasElement.prototype.toBlob) return;
-  let night;
-  try { night = JSON.parse(source.textContent); } catch (error) { return; }
+  if (!window.HTMLCanvasElement || !HTMLCanvasElement.prototype.toBlob) return;
+  let night = null;
+  let drawnFrom = null; // the data the picture below was made from
 
   const WIDTH = 1080;
   const MARGIN = 60; // around the picture
@@ -326,19 +328,26 @@
     return canvas;
   }
 
-  // The picture, made once the page's fonts are in: a share sheet wants it at the
-  // tap itself (Safari refuses a share that waited for something after the tap).
+  // The picture, made once the page's fonts are in and again whenever the page's data
+  // changed: a share sheet wants it at the tap itself (Safari refuses a share that
+  // waited for something after the tap).
   let made = null;
-  function make() {
-    if (!made) {
-      made = new Promise((resolve) => picture().toBlob(resolve, "image/png")).then((blob) =>
-        blob ? new File([blob], night.file, { type: "image/png" }) : null);
-    }
-    return made;
-  }
   let file = null;
+  function make() {
+    const source = document.getElementById("night-picture");
+    if (!source) return Promise.resolve(null);
+    if (made && drawnFrom === source.textContent) return made;
+    try { night = JSON.parse(source.textContent); } catch (error) { return Promise.resolve(null); }
+    drawnFrom = source.textContent;
+    file = null;
+    const data = night;
+    const making = new Promise((resolve) => picture().toBlob(resolve, "image/png")).then((blob) =>
+      blob ? new File([blob], data.file, { type: "image/png" }) : null);
+    made = making;
+    making.then((done) => { if (made === making) file = done; });
+    return making;
+  }
   const ready = document.fonts && document.fonts.ready ? document.fonts.ready : Promise.resolve();
-  ready.then(make).then((made) => { file = made; });
 
   function download(blob) {
     const url = URL.createObjectURL(blob);
@@ -369,9 +378,20 @@
     });
   }
 
-  button.addEventListener("click", () => {
-    if (file) { share(file); return; }
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest("[data-share-night]")) return;
+    const source = document.getElementById("night-picture");
+    if (file && source && drawnFrom === source.textContent) { share(file); return; }
     make().then(share);
   });
-  button.hidden = false;
+
+  // Shown with the page, and at once with each live part that brings it anew (before
+  // the page is painted, so nothing moves), and drawn again from the new data.
+  function show() {
+    if (!document.getElementById("night-picture")) return;
+    document.querySelectorAll("[data-share-night]").forEach((button) => { button.hidden = false; });
+    ready.then(make);
+  }
+  document.addEventListener("htmx:afterSwap", show);
+  show();
 })();

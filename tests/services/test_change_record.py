@@ -128,7 +128,7 @@ def _case_stop_sharing(night):
 def _case_paid(night):
     s = seats_of(_settled(night))
     return lambda: payments.mark_paid(
-        night=night, payer=s["Gus"], payee=s["Anna"], cents=60, marked_by=user("Bram")
+        night=night, payer=s["Gus"], payee=s["Anna"], cents=60, marked_by=user("Anna")
     )
 
 
@@ -137,7 +137,7 @@ def _case_unpaid(night):
     paid = payments.mark_paid(
         night=night, payer=s["Gus"], payee=s["Anna"], cents=60, marked_by=user("Anna")
     )
-    return lambda: payments.unmark_paid(night=night, payment=paid, by=user("Bram"))
+    return lambda: payments.unmark_paid(night=night, payment=paid, by=user("Anna"))
 
 
 def _case_owed_paid(night):
@@ -292,14 +292,14 @@ CASES: dict[str, Case] = {
     "payments.mark_paid": (
         "payments",
         _case_paid,
-        "Bram",
+        "Anna",
         K.PAID,
         {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
     ),
     "payments.unmark_paid": (
         "payments",
         _case_unpaid,
-        "Bram",
+        "Anna",
         K.UNPAID,
         {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
     ),
@@ -479,9 +479,9 @@ def _record_everything(night: Night) -> None:
     enter(night, "Gus", 3, by="Anna")  # round 2, dropped at the end
     s = seats_of(finish(night))
     paid = payments.mark_paid(
-        night=night, payer=s["Gus"], payee=s["Anna"], cents=60, marked_by=user("Bram")
+        night=night, payer=s["Gus"], payee=s["Anna"], cents=60, marked_by=user("Anna")
     )
-    payments.unmark_paid(night=night, payment=paid, by=user("Bram"))
+    payments.unmark_paid(night=night, payment=paid, by=user("Anna"))
     payments.set_settle_everything(group=night.group, on=True, by=user("Bram"))
     groups.set_house_rules(
         group=night.group, by=user("Anna"), rules={"scoring": {"scoop": 6, "majority": 0}}
@@ -545,7 +545,7 @@ def test_the_nights_log_and_the_groups_changes_are_the_members_own(client, recor
     log_in(client, "Bram")
     page = client.get(reverse("night_log", args=[recorded.pk])).content.decode()
     assert "Anna entered 3 for Gus in round 2." in page
-    assert "Bram took back the payment of" in page
+    assert "Anna took back the payment of" in page
     group_page = client.get(reverse("group_changes", args=[recorded.group.pk])).content.decode()
     assert "Bram changed their pay details." in group_page
     home = client.get(reverse("group_detail", args=[recorded.group.pk])).content.decode()

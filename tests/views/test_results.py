@@ -114,29 +114,81 @@ def mark(client, night: Night, payer: str, payee: str, cents: int):
     )
 
 
-def test_any_player_marks_a_payment_paid_and_can_undo_it(make_night, login):
+def test_the_payer_or_the_payee_marks_a_payment_paid_and_can_undo_it(make_night, login):
     night = play(make_night(), *rounds_of(2))
     end_night(night=night, by=User.objects.get(name="Anna"))
-    client = login("Bram")
+    client = login("Chris")
 
     response = mark(client, night, "Chris", "Anna", 120)
     assert response.status_code == 302 and response.url == settle_url(night)
     payment = Payment.objects.get()
     assert (payment.payer.name, payment.payee.name, payment.cents) == ("Chris", "Anna", 120)
-    assert payment.marked_by.name == "Bram"
+    assert payment.marked_by.name == "Chris"
 
     page = client.get(settle_url(night))
     paid = [line for line in page.context["results"].payments if line.is_paid]
     assert [(line.payer.name, line.cents) for line in paid] == [("Chris", 120)]
-    assert "Paid ✓" in page.content.decode() and "Marked by Bram." in page.content.decode()
+    assert "Paid ✓" in page.content.decode() and "Marked by Chris." in page.content.decode()
     assert "Chris → Anna €1.20 ✓ paid" in page.context["share_text"]
 
     mark(client, night, "Chris", "Anna", 120)  # a double tap marks it once
     assert Payment.objects.count() == 1
 
-    response = client.post(reverse("payment_undo", args=[night.pk, payment.pk]))
+    # The payee may take it back as well as the payer.
+    response = login("Anna").post(reverse("payment_undo", args=[night.pk, payment.pk]))
     assert response.status_code == 302
     assert not Payment.objects.exists()
+
+
+def test_a_bystander_reads_other_peoples_payments_and_their_posts_are_refused(make_night, login):
+    night = play(make_night(), *rounds_of(2))
+    end_night(night=night, by=User.objects.get(name="Anna"))
+    mark(login("Chris"), night, "Chris", "Anna", 120)
+    payment = Payment.objects.get()
+    night.refresh_from_db()
+    version = night.version
+
+    # Bram pays Anna himself; Chris → Anna is between the two others.
+    bram = login("Bram")
+    page = bram.get(settle_url(night)).content.decode()
+    others = page.split('data-testid="other-payments"', 1)[1].split("</ul>", 1)[0]
+    assert "Chris pays Anna €1.20" in others and "Paid ✓" in others
+    assert "Undo" not in others and "payment_undo" not in others
+    assert reverse("payment_undo", args=[night.pk, payment.pk]) not in page
+    mine = page.split('data-testid="my-payments"', 1)[1].split("</ul>", 1)[0]
+    assert "Mark paid" in mine
+
+    refused = bram.post(reverse("payment_undo", args=[night.pk, payment.pk]), follow=True)
+    words = "Only Chris and Anna can mark this payment paid or take the mark back."
+    assert words in refused.content.decode()
+    assert Payment.objects.filter(pk=payment.pk).exists()
+    payment.delete()
+    night.refresh_from_db()
+    version = night.version
+    refused = bram.post(
+        reverse("payment_mark", args=[night.pk]),
+        {
+            "payer": night.seats.get(name="Chris").pk,
+            "payee": night.seats.get(name="Anna").pk,
+            "cents": 120,
+        },
+        follow=True,
+    )
+    assert words in refused.content.decode()
+    assert not Payment.objects.exists()
+    night.refresh_from_db()
+    assert night.version == version  # nothing changed, no phone is told of a change
+
+
+def test_whoever_started_the_night_marks_a_guests_payment(make_night, login):
+    # Bram started the night; Chris is a guest, without a phone of his own.
+    night = finish(play(make_night(("Bram", "Anna"), guests=("Chris",)), *rounds_of(2)))
+    bram = login("Bram")
+    page = bram.get(settle_url(night)).content.decode()
+    assert page.count("Mark paid") == 2  # his own line, and the guest's
+
+    mark(bram, night, "Chris", "Anna", 120)
+    assert Payment.objects.get().marked_by.name == "Bram"
 
 
 def test_all_square_once_every_payment_is_marked(make_night, login):

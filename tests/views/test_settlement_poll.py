@@ -1,13 +1,19 @@
 """The settlement's payments are polled: a payment marked on one phone shows as paid
 on the others, and nobody outside the group learns anything from the poll."""
 
+import html
+import json
+import re
+
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import Night
+from scorekeeper.models import Night, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
-from tests.helpers import finish, play, rounds_of
+from scorekeeper.services.payments import mark_paid
+from scorekeeper.services.seats import leave_seat
+from tests.helpers import finish, make_night, play, rounds_of, seats_of, settle_url
 
 
 def poll(client, night: Night, version: object):
@@ -37,7 +43,7 @@ def test_the_poll_answers_204_until_a_payment_is_marked_then_the_paid_lines(
     fragment = poll(anna, night, night.version)
     body = fragment.content.decode()
     assert fragment.status_code == 200
-    assert body.lstrip().startswith('<div id="payments-live"') and "<html" not in body
+    assert body.lstrip().startswith('<div id="settlement-live"') and "<html" not in body
     assert "Paid ✓" in body and "Marked by Bram." in body
     night.refresh_from_db()
     assert f"version={night.version}" in body  # the next poll asks from here
@@ -78,3 +84,67 @@ def test_a_payment_across_nights_from_the_group_page_and_its_undo_reach_the_sett
     tab = TabPayment.objects.get()
     anna.post(reverse("owed_undo", args=[night.group_id, tab.pk]))
     assert poll(anna, night, seen).status_code == 200
+
+
+def _share_text(body: str) -> str:
+    found = re.search(r'<textarea id="share-text"[^>]*>(.*?)</textarea>', body, re.S)
+    assert found, "no share text"
+    return html.unescape(found.group(1))
+
+
+def _picture(body: str) -> dict:
+    found = re.search(r'<script id="night-picture" type="application/json">(.*?)</script>', body)
+    assert found, "no picture data"
+    return json.loads(found.group(1))
+
+
+def test_the_share_text_and_the_picture_come_with_the_payments_from_one_read(db, login):
+    # The night of issue 40: the page said "All square" while the picture, drawn when
+    # the page opened, still had the payments marked since as unpaid.
+    night = finish(play(make_night(), *rounds_of(2)))
+    night.refresh_from_db()
+    anna = login("Anna")
+    opened = anna.get(settle_url(night)).content.decode()
+    assert "✓ paid" not in _share_text(opened)
+    seats = seats_of(night)
+    for payer, cents in (("Chris", 120), ("Bram", 30)):
+        mark_paid(
+            night=night,
+            payer=seats[payer],
+            payee=seats["Anna"],
+            cents=cents,
+            marked_by=User.objects.get(name=payer),
+        )
+
+    live = poll(anna, night, night.version)
+    body = live.content.decode()
+    assert live.status_code == 200
+    assert "All square: every payment is marked paid." in body
+    text = _share_text(body)
+    assert "Chris → Anna €1.20 ✓ paid" in text and "Bram → Anna €0.30 ✓ paid" in text
+    assert [line["state"] for line in _picture(body)["payments"]] == ["Paid ✓", "Paid ✓"]
+    night.refresh_from_db()
+    assert live["OFC-Version"] == str(night.version)  # the moment it shows, for live.js
+
+
+def test_a_leavers_settlement_follows_the_night_to_its_end(db, login):
+    night = make_night(("Anna", "Bram", "Cora", "Dan"))
+    play(
+        night,
+        {"Anna": 40, "Bram": -30, "Cora": 10, "Dan": -20},
+        {"Anna": 10, "Bram": -20, "Cora": 0, "Dan": 10},
+    )
+    anna = User.objects.get(name="Anna")
+    leave_seat(night=night, seat=seats_of(night)["Bram"], by=anna)
+    night.refresh_from_db()
+    bram = login("Bram")
+    opened = bram.get(settle_url(night)).content.decode()
+    assert "The night is still running" in opened and "If we stopped now" in opened
+    seen = night.version
+
+    finish(night)
+    body = poll(bram, night, seen).content.decode()
+    assert "Who pays whom" in body
+    assert "The night is still running" not in body and "If we stopped now" not in body
+    assert "still playing" not in _share_text(body)
+    assert _picture(body)["running"] == ""
