@@ -53,6 +53,27 @@ def problem_words(problem: Problem) -> str:
             "The file comes to more than %(limit)d results of players, more than one import "
             "takes. Split it into files of a few years each."
         ) % {"limit": MAX_ENTRIES}
+    if problem.kind is Kind.LINE_TOO_LONG:
+        return (
+            _(
+                "Line %(line)d is longer than %(limit)d characters, longer than any line of "
+                "past nights. Check that this is the right file."
+            )
+            % values
+        )
+    if problem.kind is Kind.NOT_CSV:
+        return (
+            _(
+                "Line %(line)d cannot be read as CSV: a quote is not closed, or a cell is far "
+                "too long. Save the spreadsheet as CSV again and upload that."
+            )
+            % values
+        )
+    if problem.kind is Kind.TOO_SLOW:
+        return _(
+            "The file took too long to read, so nothing of it was imported. "
+            "Split it into smaller files."
+        )
     if problem.kind is Kind.NOT_TEXT:
         return _("The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that.")
     if problem.kind is Kind.EMPTY:

@@ -21,6 +21,7 @@ import csv
 import enum
 import io
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -41,6 +42,14 @@ MAX_HAND_POINTS = 999
 MAX_ROUNDS_A_NIGHT = 100
 # All the hands a file may make, every player's in every night counted.
 MAX_ENTRIES = 200_000
+# No line of a sheet of nights is longer than this (a row of the export with its cards
+# is under 300 characters): a longer one is refused before the CSV reader sees it, and
+# so is a cell longer than a line, which only a quote left open makes.
+MAX_LINE_CHARS = 2_000
+# The delimiter is told from this much of the first line at most.
+HEADER_CHARS = 2_000
+# A file is read within this many seconds, or refused: the phones' saves wait on none.
+READ_SECONDS = 1.5
 
 # A header's name (lower case, "_" and "-" read as spaces) -> what the column holds.
 # The English names a spreadsheet would have, and the app's own export's (exports.py).
@@ -96,6 +105,9 @@ class Kind(enum.Enum):
     NOT_ZERO = "not_zero"  # text: the date; number: what the night comes to
     NOT_ZERO_MONEY = "not_zero_money"  # text: the date and currency; number: in minor units
     NOT_ZERO_ROUND = "not_zero_round"  # text: the date; number: what the round comes to
+    LINE_TOO_LONG = "line_too_long"  # number: the limit in characters
+    NOT_CSV = "not_csv"  # a quote left open, or what the CSV reader cannot read
+    TOO_SLOW = "too_slow"  # the file took longer than READ_SECONDS to read
 
 
 @dataclass(frozen=True)
@@ -201,15 +213,15 @@ def decode(data: bytes) -> str | None:
 
 def delimiter(header: str) -> str:
     """The delimiter of a file whose first line is ``header``: a comma, a semicolon
-    or a tab, whichever the sniffer finds (the most common of them if it finds none).
+    or a tab, whichever its first :data:`HEADER_CHARS` characters hold most of (a
+    comma when none). Counted, never sniffed: csv.Sniffer's expressions take time
+    growing with the square of a line such as ``a,"a,"a,"...``, holding every thread.
 
     >>> delimiter("date;name;points"), delimiter("date\\tname\\tmoney"), delimiter("date,name")
     (';', '\\t', ',')
     """
-    try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
-    except csv.Error:
-        return max(",;\t", key=header.count)
+    head = header[:HEADER_CHARS]
+    return max(",;\t", key=head.count)
 
 
 def column_of(header: str) -> str | None:
@@ -580,15 +592,52 @@ def _day_text(day: date) -> str:
     return day.isoformat()
 
 
-def _records(text: str) -> Iterator[tuple[int, list[str]]]:
+class Unreadable(Exception):
+    """The file cannot be read as CSV from ``line`` on (a :class:`Problem` says why)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.kind.value)
+        self.problem = problem
+
+
+def _long_line(text: str) -> int:
+    """The number of the first line longer than :data:`MAX_LINE_CHARS`, or 0."""
+    start = 0
+    for number, end in enumerate(_line_ends(text), 1):
+        if end - start > MAX_LINE_CHARS:
+            return number
+        start = end + 1
+    return 0
+
+
+def _line_ends(text: str) -> Iterator[int]:
+    at = text.find("\n")
+    while at != -1:
+        yield at
+        at = text.find("\n", at + 1)
+    yield len(text)
+
+
+def _records(text: str, deadline: float) -> Iterator[tuple[int, list[str]]]:
     """Each record of the CSV text with the line it starts on (a quoted cell may hold
-    a line break), blank lines left out."""
+    a line break), blank lines left out. Raises :class:`Unreadable` for what the CSV
+    reader cannot read, a cell longer than a line may be, or past ``deadline``."""
     lines = io.StringIO(text, newline="")
     header = lines.readline()
     lines.seek(0)
     reader = csv.reader(lines, delimiter=delimiter(header.rstrip("\r\n")))
     start = 1
-    for record in reader:
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            raise Unreadable(Problem(start, Kind.NOT_CSV)) from None
+        if any(len(cell) > MAX_LINE_CHARS for cell in record):
+            raise Unreadable(Problem(start, Kind.NOT_CSV))
+        if time.monotonic() > deadline:
+            raise Unreadable(Problem(0, Kind.TOO_SLOW))
         if any(cell.strip() for cell in record):
             yield start, record
         start = reader.line_num + 1
@@ -621,7 +670,30 @@ def read_sheet(
     text = decode(data)
     if text is None:
         return Sheet(problems=(Problem(0, Kind.NOT_TEXT),), lines=lines)
-    records = _records(text)
+    long_line = _long_line(text)
+    if long_line:
+        problem = Problem(long_line, Kind.LINE_TOO_LONG, number=MAX_LINE_CHARS)
+        return Sheet(problems=(problem,), lines=lines)
+    try:
+        return _read_records(
+            _records(text, time.monotonic() + READ_SECONDS),
+            lines,
+            currency=currency,
+            point_cents=point_cents,
+            games=games,
+        )
+    except Unreadable as unreadable:
+        return Sheet(problems=(unreadable.problem,), lines=lines)
+
+
+def _read_records(
+    records: Iterator[tuple[int, list[str]]],
+    lines: int,
+    *,
+    currency: str,
+    point_cents: int,
+    games: Mapping[str, str],
+) -> Sheet:
     first = next(records, None)
     if first is None:
         return Sheet(problems=(Problem(0, Kind.EMPTY),), lines=lines)
