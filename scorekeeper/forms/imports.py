@@ -1,6 +1,8 @@
 """Importing past nights from a spreadsheet: the upload, and the preview's confirmation
 with the signed nights it showed (no file is kept between the two)."""
 
+import hashlib
+import secrets
 from datetime import date
 
 from django import forms
@@ -184,8 +186,11 @@ class UploadForm(forms.Form):
 
 
 def sign_nights(nights: tuple[SheetNight, ...], salt: str) -> str:
-    """The preview's nights as a signed token the confirmation posts back."""
-    return signing.dumps(to_data(nights), salt=salt, compress=True)
+    """The preview's nights as a signed token the confirmation posts back, with a
+    number of its own: the same file previewed again is another preview (imported
+    again if confirmed), while this one imports once (ConfirmForm.preview)."""
+    upload = secrets.token_hex(8)
+    return signing.dumps({"upload": upload, "nights": to_data(nights)}, salt=salt, compress=True)
 
 
 class ConfirmForm(forms.Form):
@@ -205,10 +210,17 @@ class ConfirmForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.salt = salt
 
+    @property
+    def preview(self) -> str:
+        """A fingerprint of the preview confirmed (of its signed nights), which the
+        import keeps on the record so that the same preview imports once."""
+        token = str(self.data.get("nights", ""))
+        return hashlib.sha256(token.encode()).hexdigest()[:32]
+
     def clean_nights(self) -> list[SheetNight]:
         try:
             data = signing.loads(self.cleaned_data["nights"], salt=self.salt, max_age=TOKEN_AGE)
-            return from_data(data)
+            return from_data(data["nights"])
         except (signing.BadSignature, ValueError, TypeError, KeyError):
             raise forms.ValidationError(
                 _("This preview is too old or was changed. Upload the file again.")
