@@ -112,6 +112,14 @@ def problem_words(problem: Problem) -> str:
         return _("Line %(line)d: “%(text)s” is not the number of a round.") % values
     if problem.kind is Kind.UNKNOWN_GAME:
         return _("Line %(line)d: “%(text)s” is not one of the app's games.") % values
+    if problem.kind is Kind.UNKNOWN_SCORING:
+        return (
+            _(
+                "Line %(line)d: “%(text)s” is not a scoring system. Write 1-6, 2-4, 1-1-1, "
+                "or scoop 3 majority 0 for a table's own."
+            )
+            % values
+        )
     if problem.kind is Kind.UNKNOWN_CURRENCY:
         return _("Line %(line)d: “%(text)s” is not a currency code such as EUR.") % values
     if problem.kind is Kind.NAME_TWICE:

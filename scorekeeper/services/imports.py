@@ -146,13 +146,23 @@ def _write_nights(
     for sheet in nights:
         game = sheet.game or group.default_game
         started, ended = _moment(sheet)
+        rules = _rules(group, game)
+        if sheet.scoring is not None:
+            rules = {**rules, "scoring": sheet.scoring}
+            try:
+                PRESETS[game].with_house_rules(rules)
+            except (OFCError, KeyError, TypeError, ValueError):
+                raise Refused(
+                    _("The file changed since it was checked. Upload it again.")
+                ) from None
         made.append(
             Night(
                 group=group,
                 game=game,
-                rules=_rules(group, game),
+                rules=rules,
                 point_cents=sheet.point_cents,
                 currency=sheet.currency,
+                loss_cap_cents=sheet.loss_cap_cents,
                 started_by=by,
                 started_at=started,
                 ended_at=ended,

@@ -28,6 +28,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from scorekeeper.ofc.scoring_systems import MAX_BONUS, SYSTEMS
 from scorekeeper.table.formatting import currency_signs, minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
 
@@ -75,6 +76,8 @@ COLUMNS: Mapping[str, str] = {
     "ended at": "ended",
     "dealer": "dealer",
     "fantasyland made": "fantasyland",
+    "scoring": "scoring",
+    "loss cap cents": "loss_cap",
 }
 NEEDED = ("date", "name")
 
@@ -108,6 +111,7 @@ class Kind(enum.Enum):
     LINE_TOO_LONG = "line_too_long"  # number: the limit in characters
     NOT_CSV = "not_csv"  # a quote left open, or what the CSV reader cannot read
     TOO_SLOW = "too_slow"  # the file took longer than READ_SECONDS to read
+    UNKNOWN_SCORING = "unknown_scoring"  # text: the scoring system as written
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,10 @@ class SheetNight:
     dealers: tuple[int | None, ...] = ()
     first_line: int = 0
     last_line: int = 0
+    # The export's scoring system ({"scoop": S, "majority": M}; None: the group's own)
+    # and loss cap in minor units (None: none).
+    scoring: dict[str, int] | None = None
+    loss_cap_cents: int | None = None
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -383,6 +391,30 @@ class _Row:
     currency: str
     dealer: str
     fantasyland: str
+    scoring: tuple[int, int] | None = None
+    loss_cap: int | None = None
+
+
+_OWN_SCORING = re.compile(r"scoop (\d{1,2}) majority (\d{1,2})")
+
+
+def read_scoring(text: str) -> tuple[int, int] | bool | None:
+    """A scoring system as the export writes it, as (scoop, majority): a system's
+    name (1-6, 2-4, 1-1-1) or "scoop S majority M"; None for no text, False for
+    text that is neither.
+
+    >>> read_scoring("2-4"), read_scoring("scoop 5 majority 2"), read_scoring(""), read_scoring("x")
+    ((0, 1), (5, 2), None, False)
+    """
+    text = " ".join(text.lower().split())
+    if not text:
+        return None
+    if text in SYSTEMS:
+        return SYSTEMS[text].scoop, SYSTEMS[text].majority
+    found = _OWN_SCORING.fullmatch(text)
+    if found and max(int(found[1]), int(found[2])) <= MAX_BONUS:
+        return int(found[1]), int(found[2])
+    return False
 
 
 @dataclass
@@ -451,6 +483,15 @@ class _Reader:
         if stake is not None and stake <= 0:
             self.refuse(line, Kind.BAD_NUMBER, cells.get("stake", "") or cells["point_cents"])
             return None
+        scoring = read_scoring(cells.get("scoring", ""))
+        if scoring is False:
+            self.refuse(line, Kind.UNKNOWN_SCORING, cells["scoring"].strip())
+            return None
+        cap_text = cells.get("loss_cap", "").strip()
+        loss_cap = read_points(cap_text) if cap_text else None
+        if cap_text and (loss_cap is None or loss_cap < 0):
+            self.refuse(line, Kind.BAD_NUMBER, cap_text)
+            return None
         round_number = numbers["round"]
         if round_number is not None and round_number < 1:
             self.refuse(line, Kind.BAD_ROUND, cells["round"].strip())
@@ -471,15 +512,15 @@ class _Reader:
             currency=currency,
             dealer=cells.get("dealer", "").strip(),
             fantasyland=cells.get("fantasyland", "").strip()[:20],
+            scoring=scoring if isinstance(scoring, tuple) else None,
+            loss_cap=loss_cap,
         )
 
     def night(self, rows: list[_Row]) -> SheetNight | None:
         """The rows of one night as a night, or None with its problem noted."""
         first, last = rows[0].line, rows[-1].line
-        if len({(row.stake, row.currency, row.game) for row in rows}) > 1:
-            bad = next(
-                row for row in rows if (row.stake, row.currency, row.game) != _kind_of(rows[0])
-            )
+        if len({_kind_of(row) for row in rows}) > 1:
+            bad = next(row for row in rows if _kind_of(row) != _kind_of(rows[0]))
             self.refuse(bad.line, Kind.TWO_STAKES)
             return None
         with_points = [row for row in rows if row.points is not None]
@@ -576,11 +617,18 @@ class _Reader:
             dealers=dealers,
             first_line=first,
             last_line=last,
+            scoring=(
+                {"scoop": rows[0].scoring[0], "majority": rows[0].scoring[1]}
+                if rows[0].scoring
+                else None
+            ),
+            loss_cap_cents=rows[0].loss_cap,
         )
 
 
-def _kind_of(row: _Row) -> tuple[int | None, str, str]:
-    return row.stake, row.currency, row.game
+def _kind_of(row: _Row) -> tuple[object, ...]:
+    """What every row of one night must give alike."""
+    return row.stake, row.currency, row.game, row.scoring, row.loss_cap
 
 
 def _index_of(name: str, names: list[str]) -> int | None:
@@ -771,6 +819,8 @@ def to_data(nights: Iterable[SheetNight]) -> list[list[Any]]:
             list(night.dealers),
             night.first_line,
             night.last_line,
+            night.scoring,
+            night.loss_cap_cents,
         ]
         for night in nights
     ]
@@ -792,6 +842,8 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             dealers=tuple(dealers),
             first_line=first,
             last_line=last,
+            scoring=dict(scoring) if scoring else None,
+            loss_cap_cents=int(loss_cap) if loss_cap is not None else None,
         )
         for (
             day,
@@ -806,6 +858,8 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             dealers,
             first,
             last,
+            scoring,
+            loss_cap,
         ) in data
     ]
 
