@@ -1,6 +1,8 @@
 """Importing past nights from a spreadsheet: the upload, and the preview's confirmation
 with the signed nights it showed (no file is kept between the two)."""
 
+import hashlib
+import secrets
 from datetime import date
 
 from django import forms
@@ -53,6 +55,27 @@ def problem_words(problem: Problem) -> str:
             "The file comes to more than %(limit)d results of players, more than one import "
             "takes. Split it into files of a few years each."
         ) % {"limit": MAX_ENTRIES}
+    if problem.kind is Kind.LINE_TOO_LONG:
+        return (
+            _(
+                "Line %(line)d is longer than %(limit)d characters, longer than any line of "
+                "past nights. Check that this is the right file."
+            )
+            % values
+        )
+    if problem.kind is Kind.NOT_CSV:
+        return (
+            _(
+                "Line %(line)d cannot be read as CSV: a quote is not closed, or a cell is far "
+                "too long. Save the spreadsheet as CSV again and upload that."
+            )
+            % values
+        )
+    if problem.kind is Kind.TOO_SLOW:
+        return _(
+            "The file took too long to read, so nothing of it was imported. "
+            "Split it into smaller files."
+        )
     if problem.kind is Kind.NOT_TEXT:
         return _("The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that.")
     if problem.kind is Kind.EMPTY:
@@ -89,6 +112,14 @@ def problem_words(problem: Problem) -> str:
         return _("Line %(line)d: “%(text)s” is not the number of a round.") % values
     if problem.kind is Kind.UNKNOWN_GAME:
         return _("Line %(line)d: “%(text)s” is not one of the app's games.") % values
+    if problem.kind is Kind.UNKNOWN_SCORING:
+        return (
+            _(
+                "Line %(line)d: “%(text)s” is not a scoring system. Write 1-6, 2-4, 1-1-1, "
+                "or scoop 3 majority 0 for a table's own."
+            )
+            % values
+        )
     if problem.kind is Kind.UNKNOWN_CURRENCY:
         return _("Line %(line)d: “%(text)s” is not a currency code such as EUR.") % values
     if problem.kind is Kind.NAME_TWICE:
@@ -163,8 +194,11 @@ class UploadForm(forms.Form):
 
 
 def sign_nights(nights: tuple[SheetNight, ...], salt: str) -> str:
-    """The preview's nights as a signed token the confirmation posts back."""
-    return signing.dumps(to_data(nights), salt=salt, compress=True)
+    """The preview's nights as a signed token the confirmation posts back, with a
+    number of its own: the same file previewed again is another preview (imported
+    again if confirmed), while this one imports once (ConfirmForm.preview)."""
+    upload = secrets.token_hex(8)
+    return signing.dumps({"upload": upload, "nights": to_data(nights)}, salt=salt, compress=True)
 
 
 class ConfirmForm(forms.Form):
@@ -184,10 +218,17 @@ class ConfirmForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.salt = salt
 
+    @property
+    def preview(self) -> str:
+        """A fingerprint of the preview confirmed (of its signed nights), which the
+        import keeps on the record so that the same preview imports once."""
+        token = str(self.data.get("nights", ""))
+        return hashlib.sha256(token.encode()).hexdigest()[:32]
+
     def clean_nights(self) -> list[SheetNight]:
         try:
             data = signing.loads(self.cleaned_data["nights"], salt=self.salt, max_age=TOKEN_AGE)
-            return from_data(data)
+            return from_data(data["nights"])
         except (signing.BadSignature, ValueError, TypeError, KeyError):
             raise forms.ValidationError(
                 _("This preview is too old or was changed. Upload the file again.")

@@ -398,8 +398,10 @@ class RoundEdit(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     edited_at = models.DateTimeField(default=timezone.now)
-    # [[seat name, old points, new points], ...] for the seats that changed.
-    changes = models.JSONField()
+    # [[seat name, old points, new points], ...] for the seats that changed: none for
+    # an undo, which changes no total (blank is a valid value, so a restore's checks,
+    # which run the model's field checks, take it).
+    changes = models.JSONField(blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.FIX)
 
     class Meta:

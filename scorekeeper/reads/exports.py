@@ -34,6 +34,8 @@ CSV_COLUMNS = [
     "scoring",
     "point_cents",
     "currency",
+    # What a loser pays at most on the night, in the currency's minor unit; empty: no cap.
+    "loss_cap_cents",
     "round",
     "dealer",
     "recorded_at",
@@ -202,6 +204,7 @@ def export_csv_chunks(group: Group, nights: QuerySet[Night]) -> Iterator[str]:
                         _scoring(night)["system"],
                         night.point_cents,
                         night.currency,
+                        "" if night.loss_cap_cents is None else night.loss_cap_cents,
                         round_.number,
                         _cell(round_.dealer.name),
                         _time(round_.recorded_at),

@@ -100,17 +100,34 @@ def _rules(group: Group, game: str) -> dict:
 
 @transaction.atomic
 def import_nights(
-    *, group: Group, nights: list[SheetNight], by: User, settled: bool
+    *, group: Group, nights: list[SheetNight], by: User, settled: bool, preview: str = ""
 ) -> list[Night]:
     """Make ``nights`` finished nights of ``group``, all or none, in one transaction,
     through the group's door (the group locked first, the import on its record): each
     night checked again (every round adds up to zero), its seats, its recorded rounds
     and their entries written, and each seat's figures stored. With ``settled`` each
-    night's settlement is marked paid by ``by``, so it leaves nothing owed."""
+    night's settlement is marked paid by ``by``, so it leaves nothing owed.
+
+    ``preview`` names the preview confirmed (a fingerprint of its signed nights): the
+    record keeps it, and a preview confirmed again (a second tap, the page sent again)
+    is refused with :class:`AlreadyImported` instead of importing its nights twice.
+    The group is locked first, so two confirmations at once import once."""
     with group_change(group, by=by):
+        if preview:
+            _refuse_imported_before(group, preview)
         made = _write_nights(group=group, nights=nights, by=by, settled=settled)
-        record(Change.Kind.NIGHTS_IMPORTED, count=len(made), settled=settled)
+        record(Change.Kind.NIGHTS_IMPORTED, count=len(made), settled=settled, preview=preview)
     return made
+
+
+class AlreadyImported(Refused):
+    """The preview's nights were imported already."""
+
+
+def _refuse_imported_before(group: Group, preview: str) -> None:
+    imports = Change.objects.filter(group=group, kind=Change.Kind.NIGHTS_IMPORTED)
+    if imports.filter(values__preview=preview).exists():
+        raise AlreadyImported(_("These nights were imported already: nothing was imported again."))
 
 
 def _write_nights(
@@ -129,13 +146,23 @@ def _write_nights(
     for sheet in nights:
         game = sheet.game or group.default_game
         started, ended = _moment(sheet)
+        rules = _rules(group, game)
+        if sheet.scoring is not None:
+            rules = {**rules, "scoring": sheet.scoring}
+            try:
+                PRESETS[game].with_house_rules(rules)
+            except (OFCError, KeyError, TypeError, ValueError):
+                raise Refused(
+                    _("The file changed since it was checked. Upload it again.")
+                ) from None
         made.append(
             Night(
                 group=group,
                 game=game,
-                rules=_rules(group, game),
+                rules=rules,
                 point_cents=sheet.point_cents,
                 currency=sheet.currency,
+                loss_cap_cents=sheet.loss_cap_cents,
                 started_by=by,
                 started_at=started,
                 ended_at=ended,

@@ -21,12 +21,14 @@ import csv
 import enum
 import io
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from scorekeeper.ofc.scoring_systems import MAX_BONUS, SYSTEMS
 from scorekeeper.table.formatting import currency_signs, minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
 
@@ -41,6 +43,14 @@ MAX_HAND_POINTS = 999
 MAX_ROUNDS_A_NIGHT = 100
 # All the hands a file may make, every player's in every night counted.
 MAX_ENTRIES = 200_000
+# No line of a sheet of nights is longer than this (a row of the export with its cards
+# is under 300 characters): a longer one is refused before the CSV reader sees it, and
+# so is a cell longer than a line, which only a quote left open makes.
+MAX_LINE_CHARS = 2_000
+# The delimiter is told from this much of the first line at most.
+HEADER_CHARS = 2_000
+# A file is read within this many seconds, or refused: the phones' saves wait on none.
+READ_SECONDS = 1.5
 
 # A header's name (lower case, "_" and "-" read as spaces) -> what the column holds.
 # The English names a spreadsheet would have, and the app's own export's (exports.py).
@@ -66,6 +76,8 @@ COLUMNS: Mapping[str, str] = {
     "ended at": "ended",
     "dealer": "dealer",
     "fantasyland made": "fantasyland",
+    "scoring": "scoring",
+    "loss cap cents": "loss_cap",
 }
 NEEDED = ("date", "name")
 
@@ -96,6 +108,10 @@ class Kind(enum.Enum):
     NOT_ZERO = "not_zero"  # text: the date; number: what the night comes to
     NOT_ZERO_MONEY = "not_zero_money"  # text: the date and currency; number: in minor units
     NOT_ZERO_ROUND = "not_zero_round"  # text: the date; number: what the round comes to
+    LINE_TOO_LONG = "line_too_long"  # number: the limit in characters
+    NOT_CSV = "not_csv"  # a quote left open, or what the CSV reader cannot read
+    TOO_SLOW = "too_slow"  # the file took longer than READ_SECONDS to read
+    UNKNOWN_SCORING = "unknown_scoring"  # text: the scoring system as written
 
 
 @dataclass(frozen=True)
@@ -134,6 +150,10 @@ class SheetNight:
     dealers: tuple[int | None, ...] = ()
     first_line: int = 0
     last_line: int = 0
+    # The export's scoring system ({"scoop": S, "majority": M}; None: the group's own)
+    # and loss cap in minor units (None: none).
+    scoring: dict[str, int] | None = None
+    loss_cap_cents: int | None = None
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -201,15 +221,15 @@ def decode(data: bytes) -> str | None:
 
 def delimiter(header: str) -> str:
     """The delimiter of a file whose first line is ``header``: a comma, a semicolon
-    or a tab, whichever the sniffer finds (the most common of them if it finds none).
+    or a tab, whichever its first :data:`HEADER_CHARS` characters hold most of (a
+    comma when none). Counted, never sniffed: csv.Sniffer's expressions take time
+    growing with the square of a line such as ``a,"a,"a,"...``, holding every thread.
 
     >>> delimiter("date;name;points"), delimiter("date\\tname\\tmoney"), delimiter("date,name")
     (';', '\\t', ',')
     """
-    try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
-    except csv.Error:
-        return max(",;\t", key=header.count)
+    head = header[:HEADER_CHARS]
+    return max(",;\t", key=head.count)
 
 
 def column_of(header: str) -> str | None:
@@ -371,6 +391,30 @@ class _Row:
     currency: str
     dealer: str
     fantasyland: str
+    scoring: tuple[int, int] | None = None
+    loss_cap: int | None = None
+
+
+_OWN_SCORING = re.compile(r"scoop (\d{1,2}) majority (\d{1,2})")
+
+
+def read_scoring(text: str) -> tuple[int, int] | bool | None:
+    """A scoring system as the export writes it, as (scoop, majority): a system's
+    name (1-6, 2-4, 1-1-1) or "scoop S majority M"; None for no text, False for
+    text that is neither.
+
+    >>> read_scoring("2-4"), read_scoring("scoop 5 majority 2"), read_scoring(""), read_scoring("x")
+    ((0, 1), (5, 2), None, False)
+    """
+    text = " ".join(text.lower().split())
+    if not text:
+        return None
+    if text in SYSTEMS:
+        return SYSTEMS[text].scoop, SYSTEMS[text].majority
+    found = _OWN_SCORING.fullmatch(text)
+    if found and max(int(found[1]), int(found[2])) <= MAX_BONUS:
+        return int(found[1]), int(found[2])
+    return False
 
 
 @dataclass
@@ -439,6 +483,15 @@ class _Reader:
         if stake is not None and stake <= 0:
             self.refuse(line, Kind.BAD_NUMBER, cells.get("stake", "") or cells["point_cents"])
             return None
+        scoring = read_scoring(cells.get("scoring", ""))
+        if scoring is False:
+            self.refuse(line, Kind.UNKNOWN_SCORING, cells["scoring"].strip())
+            return None
+        cap_text = cells.get("loss_cap", "").strip()
+        loss_cap = read_points(cap_text) if cap_text else None
+        if cap_text and (loss_cap is None or loss_cap < 0):
+            self.refuse(line, Kind.BAD_NUMBER, cap_text)
+            return None
         round_number = numbers["round"]
         if round_number is not None and round_number < 1:
             self.refuse(line, Kind.BAD_ROUND, cells["round"].strip())
@@ -459,15 +512,15 @@ class _Reader:
             currency=currency,
             dealer=cells.get("dealer", "").strip(),
             fantasyland=cells.get("fantasyland", "").strip()[:20],
+            scoring=scoring if isinstance(scoring, tuple) else None,
+            loss_cap=loss_cap,
         )
 
     def night(self, rows: list[_Row]) -> SheetNight | None:
         """The rows of one night as a night, or None with its problem noted."""
         first, last = rows[0].line, rows[-1].line
-        if len({(row.stake, row.currency, row.game) for row in rows}) > 1:
-            bad = next(
-                row for row in rows if (row.stake, row.currency, row.game) != _kind_of(rows[0])
-            )
+        if len({_kind_of(row) for row in rows}) > 1:
+            bad = next(row for row in rows if _kind_of(row) != _kind_of(rows[0]))
             self.refuse(bad.line, Kind.TWO_STAKES)
             return None
         with_points = [row for row in rows if row.points is not None]
@@ -564,11 +617,18 @@ class _Reader:
             dealers=dealers,
             first_line=first,
             last_line=last,
+            scoring=(
+                {"scoop": rows[0].scoring[0], "majority": rows[0].scoring[1]}
+                if rows[0].scoring
+                else None
+            ),
+            loss_cap_cents=rows[0].loss_cap,
         )
 
 
-def _kind_of(row: _Row) -> tuple[int | None, str, str]:
-    return row.stake, row.currency, row.game
+def _kind_of(row: _Row) -> tuple[object, ...]:
+    """What every row of one night must give alike."""
+    return row.stake, row.currency, row.game, row.scoring, row.loss_cap
 
 
 def _index_of(name: str, names: list[str]) -> int | None:
@@ -580,15 +640,52 @@ def _day_text(day: date) -> str:
     return day.isoformat()
 
 
-def _records(text: str) -> Iterator[tuple[int, list[str]]]:
+class Unreadable(Exception):
+    """The file cannot be read as CSV from ``line`` on (a :class:`Problem` says why)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.kind.value)
+        self.problem = problem
+
+
+def _long_line(text: str) -> int:
+    """The number of the first line longer than :data:`MAX_LINE_CHARS`, or 0."""
+    start = 0
+    for number, end in enumerate(_line_ends(text), 1):
+        if end - start > MAX_LINE_CHARS:
+            return number
+        start = end + 1
+    return 0
+
+
+def _line_ends(text: str) -> Iterator[int]:
+    at = text.find("\n")
+    while at != -1:
+        yield at
+        at = text.find("\n", at + 1)
+    yield len(text)
+
+
+def _records(text: str, deadline: float) -> Iterator[tuple[int, list[str]]]:
     """Each record of the CSV text with the line it starts on (a quoted cell may hold
-    a line break), blank lines left out."""
+    a line break), blank lines left out. Raises :class:`Unreadable` for what the CSV
+    reader cannot read, a cell longer than a line may be, or past ``deadline``."""
     lines = io.StringIO(text, newline="")
     header = lines.readline()
     lines.seek(0)
     reader = csv.reader(lines, delimiter=delimiter(header.rstrip("\r\n")))
     start = 1
-    for record in reader:
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            raise Unreadable(Problem(start, Kind.NOT_CSV)) from None
+        if any(len(cell) > MAX_LINE_CHARS for cell in record):
+            raise Unreadable(Problem(start, Kind.NOT_CSV))
+        if time.monotonic() > deadline:
+            raise Unreadable(Problem(0, Kind.TOO_SLOW))
         if any(cell.strip() for cell in record):
             yield start, record
         start = reader.line_num + 1
@@ -621,7 +718,30 @@ def read_sheet(
     text = decode(data)
     if text is None:
         return Sheet(problems=(Problem(0, Kind.NOT_TEXT),), lines=lines)
-    records = _records(text)
+    long_line = _long_line(text)
+    if long_line:
+        problem = Problem(long_line, Kind.LINE_TOO_LONG, number=MAX_LINE_CHARS)
+        return Sheet(problems=(problem,), lines=lines)
+    try:
+        return _read_records(
+            _records(text, time.monotonic() + READ_SECONDS),
+            lines,
+            currency=currency,
+            point_cents=point_cents,
+            games=games,
+        )
+    except Unreadable as unreadable:
+        return Sheet(problems=(unreadable.problem,), lines=lines)
+
+
+def _read_records(
+    records: Iterator[tuple[int, list[str]]],
+    lines: int,
+    *,
+    currency: str,
+    point_cents: int,
+    games: Mapping[str, str],
+) -> Sheet:
     first = next(records, None)
     if first is None:
         return Sheet(problems=(Problem(0, Kind.EMPTY),), lines=lines)
@@ -699,6 +819,8 @@ def to_data(nights: Iterable[SheetNight]) -> list[list[Any]]:
             list(night.dealers),
             night.first_line,
             night.last_line,
+            night.scoring,
+            night.loss_cap_cents,
         ]
         for night in nights
     ]
@@ -720,6 +842,8 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             dealers=tuple(dealers),
             first_line=first,
             last_line=last,
+            scoring=dict(scoring) if scoring else None,
+            loss_cap_cents=int(loss_cap) if loss_cap is not None else None,
         )
         for (
             day,
@@ -734,6 +858,8 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             dealers,
             first,
             last,
+            scoring,
+            loss_cap,
         ) in data
     ]
 

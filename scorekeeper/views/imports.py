@@ -64,6 +64,7 @@ def group_import(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                     nights=nights,
                     by=request.user,
                     settled=confirm.cleaned_data["settled"],
+                    preview=confirm.preview,
                 )
             except Refused as error:
                 confirm.add_error(None, str(error))
