@@ -1,31 +1,30 @@
-from datetime import UTC, datetime
-
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.functional import SimpleLazyObject
 
-from scorekeeper.dates import moment
-from scorekeeper.site.phones import NOTICE
+from scorekeeper.reads.sign_ins import unread_notices
 
 
 def site(request: HttpRequest) -> dict:
     _follow_the_accounts_language(request)
-    session = getattr(request, "session", None)
-    notice = session.get(NOTICE) if session is not None else None
     return {
         "open_signup": settings.OFCBOARD_OPEN_SIGNUP,
-        "signed_in_elsewhere": _said(notice),
+        "signed_in_elsewhere": _notices(request),
         # The live pages open a stream only where a front holds it (services/push.py).
         "push_on": bool(settings.PUSH_URL),
     }
 
 
-def _said(notice: dict | None) -> dict | None:
-    """The note that this account was signed in on another phone, ready to show."""
-    if not notice:
-        return None
-    when = datetime.fromtimestamp(notice.get("at", 0), tz=UTC)
-    return {"by": notice.get("by", ""), "when": moment(when)}
+def _notices(request: HttpRequest) -> list:
+    """The notes that this account was signed in on another phone, read only when a
+    page shows them (a fragment never does: no query for a poll)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or not user.has_sign_in_notice:
+        return []
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None
+    return SimpleLazyObject(lambda: unread_notices(user, key))  # type: ignore[return-value]
 
 
 def _follow_the_accounts_language(request: HttpRequest) -> None:

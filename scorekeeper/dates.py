@@ -8,7 +8,7 @@ English is CLDR's ``en``, as for money and lists ("Dec 2, 2026", "9:30 PM").
 
 from datetime import date, datetime
 
-from babel.dates import format_skeleton, format_time, get_datetime_format
+from babel.dates import format_skeleton, format_time, format_timedelta, get_datetime_format
 from django.utils import timezone
 
 from scorekeeper.i18n import language
@@ -43,6 +43,14 @@ def moment(value: datetime) -> str:
     joined = get_datetime_format("medium", locale=locale)
     return joined.replace("{1}", format_skeleton(DAY_AND_MONTH, local, locale=locale)).replace(
         "{0}", format_time(local, "short", locale=locale)
+    )
+
+
+def ago(value: datetime) -> str:
+    """How long ago ``value`` was, rounded as people say it: "2 hours ago", "2 uur
+    geleden", "vor 2 Stunden", "2小时前"."""
+    return format_timedelta(
+        value - timezone.now(), add_direction=True, locale=locale_of(language())
     )
 
 

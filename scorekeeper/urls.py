@@ -41,6 +41,7 @@ GROUP_PAGES = [
     ("stream/", streams.group_stream, "group_stream"),
     ("new-link/", groups.group_new_link, "group_new_link"),
     ("leave/", groups.group_leave, "group_leave"),
+    ("members/<int:user_id>/remove/", groups.group_remove_member, "group_remove_member"),
     ("house-rules/", groups.group_house_rules, "group_house_rules"),
     ("currency/", groups.group_currency, "group_currency"),
     ("nights/new/", nights.night_start, "night_start"),

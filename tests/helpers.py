@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import timedelta
 from pathlib import Path
 
 from django.apps.registry import Apps
@@ -18,6 +19,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scorekeeper.models import Group, Night, Round, Seat, User, parse_board
 from scorekeeper.services.boards import record_board
@@ -39,6 +41,12 @@ def make_group(name: str = "Friday OFC", members: tuple[str, ...] = ("Anna",)) -
     for user in users[1:]:
         join_group(group=group, user=user)
     return group
+
+
+def members_since(group: Group, *, days: int) -> None:
+    """Every member of ``group`` joined ``days`` ago: long enough, from a day on, to sign
+    in someone they sat with (models/sign_ins.table_mates)."""
+    group.memberships.update(joined_at=timezone.now() - timedelta(days=days))
 
 
 def make_night(

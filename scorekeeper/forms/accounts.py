@@ -53,8 +53,15 @@ class SignUpForm(forms.Form):
 
 
 class PasswordForm(forms.Form):
-    """A password of one's own (optional): to sign in on another phone by oneself."""
+    """A password of one's own (optional): to sign in on another phone by oneself.
+    Changing one takes the current one (services/sign_ins.set_password checks it)."""
 
+    current = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
     password = forms.CharField(
         label=_("New password"),
         strip=False,

@@ -31,7 +31,7 @@ from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
 from scorekeeper.models.seasons import Season
 from scorekeeper.models.seat_draws import SeatDraw
-from scorekeeper.models.sign_ins import Phone, SignInCode
+from scorekeeper.models.sign_ins import Phone, SignInCode, SignInNotice
 
 __all__ = [
     "MAX_POINTS",
@@ -54,6 +54,7 @@ __all__ = [
     "Seat",
     "SeatDraw",
     "SignInCode",
+    "SignInNotice",
     "User",
     "UserManager",
     "new_invite_token",

@@ -32,7 +32,11 @@ class User(AbstractBaseUser):
     language = models.CharField(max_length=10, blank=True, default="")
     # Set when a phone is signed in by someone else's code (models/sign_ins.py):
     # until then the pay details cannot be changed.
+    # (and, for an account without a password, adding one: services/sign_ins.py)
     pay_details_held_until = models.DateTimeField(null=True, blank=True)
+    # Whether a sign-in notice waits to be read (models/sign_ins.SignInNotice): read
+    # with the user on every request, so a page looks the notices up only when one does.
+    has_sign_in_notice = models.BooleanField(default=False)
 
     USERNAME_FIELD = "name"
     objects = UserManager()

@@ -51,6 +51,11 @@ class Change(models.Model):
         LEFT = "left"
         PAY_DETAILS = "pay_details"
         NIGHTS_IMPORTED = "nights_imported"
+        MEMBER_REMOVED = "member_removed"
+        # Who is signed in as whom: on the record of every group the person is in
+        SIGNED_IN_BY_CODE = "signed_in_by_code"
+        PASSWORD_SET = "password_set"
+        PHONE_SIGNED_OUT = "phone_signed_out"
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")
     # Kept when the night is called off (deleted): the change stays on the group's record.

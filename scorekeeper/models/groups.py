@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Case, Count, Max, Q, Sum, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -143,6 +143,17 @@ class Group(models.Model):
     def has_member(self, user: "User") -> bool:
         return self.memberships.current().filter(user=user).exists()
 
+    def keeper(self) -> "User | None":
+        """Who may remove a member: the person who started the group while they are in
+        it, else whoever has been in it longest (one query); None for a group with no
+        member left."""
+        memberships = self.current_memberships()
+        if self.created_by_id is not None:
+            started_it = Case(When(user_id=self.created_by_id, then=0), default=1)
+            memberships = memberships.order_by(started_it, "joined_at", "pk")
+        first = memberships.first()
+        return first.user if first is not None else None
+
     def nights_version(self) -> str:
         """The fingerprint of the group's nights (see :func:`nights_version`), read
         in one query: what the group page's poll compares."""
@@ -170,6 +181,9 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     # A member who leaves keeps their row so their past results stay in the history.
     left_at = models.DateTimeField(null=True, blank=True)
+    # Taken out by the group's keeper (left_at says when): the join code and its link
+    # no longer bring this account back.
+    removed = models.BooleanField(default=False)
 
     objects = MembershipQuerySet.as_manager()
 

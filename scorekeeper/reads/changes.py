@@ -109,6 +109,15 @@ def _currency(code: str) -> str:
     return str(get_currency_name(code, locale=locale_of(language())))
 
 
+def _signed_in(by: str, values: dict) -> str:
+    name = values["name"]
+    if values["how"] == "own":
+        return _("%(name)s signed in on a new phone with their own code.") % {"name": name}
+    if values["how"] == "owner":
+        return _("The server's owner signed %(name)s in on a new phone.") % {"name": name}
+    return _("%(by)s signed %(name)s in on a new phone.") % {"by": by, "name": name}
+
+
 Words = Callable[[str, dict], str]
 
 _SENTENCES: dict[Change.Kind, Words] = {
@@ -208,6 +217,21 @@ _SENTENCES: dict[Change.Kind, Words] = {
     Change.Kind.LEFT: lambda by, v: _("%(name)s left the group.") % {"name": v["name"]},
     Change.Kind.PAY_DETAILS: lambda by, v: (
         _("%(name)s changed their pay details.") % {"name": v["name"]}
+    ),
+    Change.Kind.MEMBER_REMOVED: lambda by, v: (
+        _("%(by)s removed %(name)s from the group.") % {"by": by, "name": v["name"]}
+    ),
+    Change.Kind.SIGNED_IN_BY_CODE: lambda by, v: _signed_in(by, v),
+    Change.Kind.PASSWORD_SET: lambda by, v: (
+        (
+            _("%(name)s added a password, which signed their other phones out.")
+            if v["first"]
+            else _("%(name)s changed their password, which signed their other phones out.")
+        )
+        % {"name": v["name"]}
+    ),
+    Change.Kind.PHONE_SIGNED_OUT: lambda by, v: (
+        _("%(name)s signed out one of their phones.") % {"name": v["name"]}
     ),
     Change.Kind.NIGHTS_IMPORTED: lambda by, v: (
         ngettext(

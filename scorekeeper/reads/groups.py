@@ -6,6 +6,7 @@ from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import listed
 from scorekeeper.models import Group, Membership, Round, User
+from scorekeeper.models.sign_ins import table_mates
 from scorekeeper.reads.history import newest_nights, night_summaries
 from scorekeeper.reads.owed import owed_across_nights, paid_across_nights
 from scorekeeper.reads.qr import QRDrawing, qr_drawing
@@ -85,9 +86,14 @@ def group_page(group: Group, base_url: str, reader: User, *, before: int | None 
     page at a time, from just after the night ``before``), what is still owed across
     them and what was paid, and the invitation at ``base_url`` with its QR code."""
     link = group.invite_url(base_url)
+    keeper = group.keeper()
     return {
         "group": group,
+        "keeper": keeper,
+        "may_remove": keeper == reader,
         "members": current_members(group),
+        # Whom the reader may sign in on a new phone: who sat at a night with them.
+        "table_mates": table_mates(reader),
         "invite_url": link,
         "qr": link_qr(link),
         **group_nights(group, before=before),

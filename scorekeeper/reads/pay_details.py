@@ -7,15 +7,21 @@ of that group's current members (one query), never anyone else's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 import segno
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scorekeeper.dates import ago
 from scorekeeper.models import Group, Membership, Night, PayDetails, User
 from scorekeeper.reads.qr import QRDrawing, qr_drawing
 from scorekeeper.table.paying import SHAPES, PayLink, Service, epc_payload, mask_iban, pay_link
 from scorekeeper.table.people import user_id_of_key
+
+# Pay details changed this recently say so beside them, on the payer's phone: money
+# sent to an account someone swapped in is money gone.
+CHANGED_LATELY = timedelta(days=7)
 
 
 def pay_details_in(group: Group) -> dict[int, PayDetails]:
@@ -41,6 +47,12 @@ class PayTo:
     cents: int
     currency: str
     text: str  # the remittance information: "OFC 2026-12-03"
+
+    @property
+    def changed(self) -> str:
+        """When the details changed, as "2 hours ago", if within CHANGED_LATELY; else ""."""
+        when = self.details.updated_at
+        return ago(when) if timezone.now() - when < CHANGED_LATELY else ""
 
     @property
     def masked_iban(self) -> str:

@@ -85,6 +85,11 @@ def join_group(*, group: Group, user: User) -> Membership:
         membership, created = Membership.objects.select_for_update().get_or_create(
             group=group, user=user
         )
+        if not created and membership.removed:
+            raise Refused(
+                _("%(group)s removed you. Ask the person who started it if you should be back.")
+                % {"group": group.name}
+            )
         if not created and not membership.is_current:
             membership.left_at = None
             membership.joined_at = timezone.now()
@@ -107,6 +112,40 @@ def leave_group(*, group: Group, user: User) -> None:
             )
         group.memberships.current().filter(user=user).update(left_at=timezone.now())
         record(Change.Kind.LEFT, name=user.name)
+
+
+@transaction.atomic
+def remove_member(*, group: Group, member: User, by: User) -> None:
+    """``by`` takes ``member`` out of ``group``: only its keeper (:meth:`Group.keeper`:
+    who started it, or whoever has been in it longest), never themself (they leave
+    instead), nor anyone seated at a night still running (who leaves the table first).
+    Their phones can no longer open the group's pages or streams, which look members
+    up as they are now; their results stay in its history as a former member's."""
+    with group_change(group, by=by):
+        if group.keeper() != by:
+            raise Refused(
+                _(
+                    "Only the person who started the group (or, once they left, whoever has "
+                    "been in it longest) can remove a member."
+                )
+            )
+        if member == by:
+            raise Refused(_("You cannot remove yourself: leave the group instead."))
+        if not group.has_member(member):
+            raise Refused(_("%(name)s is not in this group.") % {"name": member.name})
+        seated = group.nights.filter(
+            ended_at__isnull=True, seats__user=member, seats__last_round__isnull=True
+        )
+        if seated.exists():
+            raise Refused(
+                _(
+                    "%(name)s is seated at tonight's table. Mark that they left the table "
+                    "(or end the night) first."
+                )
+                % {"name": member.name}
+            )
+        group.memberships.current().filter(user=member).update(left_at=timezone.now(), removed=True)
+        record(Change.Kind.MEMBER_REMOVED, name=member.name)
 
 
 @transaction.atomic

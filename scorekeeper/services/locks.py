@@ -286,15 +286,20 @@ def group_change(group: Group, *, by: User | None) -> Iterator[Group]:
         push.after_commit(group_ids=[group.pk])
 
 
+_THEMSELF: Any = object()
+
+
 @contextmanager
-def member_change(user: User) -> Iterator[None]:
-    """The door for a change to ``user``'s own details that their groups see (how they
-    like to be paid): recorded on each group they are in now. It locks no group: the
-    change is to ``user``'s own rows. Call inside ``transaction.atomic``."""
+def member_change(user: User, *, by: User | None = _THEMSELF) -> Iterator[None]:
+    """The door for a change to ``user``'s own account that their groups see (how they
+    like to be paid, who signed them in where, their password, their phones): recorded
+    on each group they are in now, as made by ``by`` (``user`` themself unless said;
+    None: the server's owner). It locks no group: the change is to ``user``'s own rows.
+    Call inside ``transaction.atomic``."""
     if not connection.in_atomic_block:
         raise TransactionManagementError("A member's details change inside transaction.atomic.")
     group_ids = list(
         user.memberships.current().order_by("group_id").values_list("group_id", flat=True)
     )
-    with _recording(group_ids, None, user, "member_change"):
+    with _recording(group_ids, None, user if by is _THEMSELF else by, "member_change"):
         yield

@@ -31,6 +31,7 @@ from scorekeeper.models import (
     Round,
     Seat,
     SignInCode,
+    SignInNotice,
     User,
 )
 from scorekeeper.models.changes import Change
@@ -75,9 +76,16 @@ OF_THE_GROUP: dict[type[models.Model], str] = {
 
 # An account's own rows, which no group owns: how someone likes to be paid stays with
 # their account on this install and never travels with a group that they played in;
-# nor do the phones signed in here, their sign-in codes, or the codes a group took
+# nor do the phones signed in here, their sign-in codes and notices, or the codes a group took
 # back here (the copy gets a code of its own).
-NOT_OF_A_GROUP: set[type[models.Model]] = {User, PayDetails, Phone, SignInCode, RetiredCode}
+NOT_OF_A_GROUP: set[type[models.Model]] = {
+    User,
+    PayDetails,
+    Phone,
+    SignInCode,
+    SignInNotice,
+    RetiredCode,
+}
 
 
 def _rows_of(group: Group) -> list[tuple[type[models.Model], models.QuerySet]]:

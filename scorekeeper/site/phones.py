@@ -1,6 +1,5 @@
 """The phones an account is signed in on, as sessions: kept signed in while used,
-listed on the account page, signed out from another phone, and told when a code
-signed the account in somewhere else.
+listed on the account page, and signed out from another phone.
 
 A session lasts settings.SESSION_COOKIE_AGE (a year) from the last time it was
 renewed; :func:`keep_signed_in` renews it at most once every RENEW_EVERY, so a phone
@@ -18,8 +17,6 @@ from scorekeeper.site.middleware import Handler
 
 RENEW_EVERY = 24 * 60 * 60
 _RENEWED = "renewed"
-# A note for this phone that its account was signed in on another one.
-NOTICE = "signed_in_elsewhere"
 
 _BROWSERS = (
     ("Edg/", "Edge"),
@@ -77,21 +74,10 @@ def phones_signed_in(user) -> list:
     return phones
 
 
-def tell_other_phones(user, *, this_phone: str, made_by_name: str, at: float) -> None:
-    """Every other phone signed in as ``user`` says, on its next page, that the
-    account was signed in elsewhere (by ``made_by_name``'s code; "" for the person's
-    own, or the server's owner)."""
-    for key in user.phones.exclude(session_key=this_phone).values_list("session_key", flat=True):
-        store = _store(key)
-        if not store.exists(key):
-            continue
-        store[NOTICE] = {"by": made_by_name, "at": at}
-        store.save()
-
-
 def record_login(sender, request: HttpRequest | None, user, **kwargs) -> None:
-    """On every sign-in (user_logged_in): list this phone on the account, and when a
-    sign-in code put it there, tell the account's other phones."""
+    """On every sign-in (user_logged_in): list this phone on the account; when a
+    sign-in code put it there, the account's older phones are told
+    (services/sign_ins.record_phone)."""
     if request is None or not hasattr(request, "session"):
         return
     if request.session.session_key is None:
@@ -101,9 +87,6 @@ def record_login(sender, request: HttpRequest | None, user, **kwargs) -> None:
     request.session[_RENEWED] = time.time()
     sign_in = getattr(request, "sign_in_code", None)
     record_phone(user=user, session_key=key, label=phone_label(request), sign_in=sign_in)
-    if sign_in is not None:
-        by = sign_in.made_by.name if sign_in.made_by_someone_else and sign_in.made_by else ""
-        tell_other_phones(user, this_phone=key, made_by_name=by, at=time.time())
 
 
 def record_logout(sender, request: HttpRequest | None, user, **kwargs) -> None:

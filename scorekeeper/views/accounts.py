@@ -18,6 +18,7 @@ from scorekeeper.services.accounts import remember_language
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import sign_up
 from scorekeeper.services.pay_details import pay_details_hold, save_pay_details
+from scorekeeper.services.sign_ins import password_hold, sign_out_hold
 from scorekeeper.site.middleware import set_language_cookie
 from scorekeeper.site.phones import phones_signed_in
 from scorekeeper.site.throttle import signup_refusal
@@ -141,5 +142,7 @@ def account_page(
         "this_phone": request.session.session_key,
         "password_form": password_form or PasswordForm(),
         "has_password": user.has_usable_password(),
+        "password_hold": "" if user.has_usable_password() else password_hold(user),
+        "sign_out_hold": sign_out_hold(user=user, session_key=request.session.session_key),
     }
     return render(request, "scorekeeper/account.html", context, status=status)

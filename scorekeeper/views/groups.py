@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
@@ -127,6 +127,30 @@ def group_leave(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
         _("You left %(group)s. Your past results stay in its history.") % {"group": group.name},
     )
     return redirect(reverse("home") + "?stay=1")
+
+
+@require_POST
+@login_required
+def group_remove_member(request: AuthenticatedRequest, group_id: int, user_id: int) -> HttpResponse:
+    """The group's keeper takes a member out (services/groups.remove_member)."""
+    group = member_group(request, group_id)
+    membership = group.current_memberships().filter(user_id=user_id).first()
+    if membership is None:
+        raise Http404("Not a member of this group.")
+    try:
+        group_services.remove_member(group=group, member=membership.user, by=request.user)
+    except Refused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _(
+                "%(name)s is removed from the group: their phones can no longer open it. "
+                "If they know the join code, make a new code and link below."
+            )
+            % {"name": membership.user.name},
+        )
+    return redirect(reverse("group_detail", args=[group.pk]) + "#members")
 
 
 @require_http_methods(["GET", "POST"])

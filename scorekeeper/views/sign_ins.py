@@ -16,15 +16,22 @@ from scorekeeper.models import Group, RetiredCode, SignInCode
 from scorekeeper.reads.groups import link_qr
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.sign_ins import (
+    WrongPassword,
     make_sign_in_code,
     phone_moved,
+    read_notices,
     set_password,
     sign_in_code_refusal,
     sign_out_phone,
     use_sign_in_code,
 )
-from scorekeeper.site.phones import NOTICE, end_session, sign_out_other_phones
-from scorekeeper.site.throttle import code_refusal, count_wrong_code
+from scorekeeper.site.phones import end_session, sign_out_other_phones
+from scorekeeper.site.throttle import (
+    code_refusal,
+    count_wrong_code,
+    count_wrong_password,
+    login_refusal,
+)
 from scorekeeper.table.codes import grouped, read_code
 from scorekeeper.views.access import AuthenticatedRequest, member_group, site_url
 from scorekeeper.views.accounts import account_page, safe_next
@@ -112,7 +119,13 @@ def _code_page(request: HttpRequest, made: SignInCode, back: str) -> HttpRespons
 @login_required
 def own_sign_in_code(request: AuthenticatedRequest) -> HttpResponse:
     """A code that signs another phone in as you."""
-    made = make_sign_in_code(user=request.user, made_by=request.user)
+    try:
+        made = make_sign_in_code(
+            user=request.user, made_by=request.user, session_key=request.session.session_key
+        )
+    except Refused as error:
+        messages.error(request, str(error))
+        return redirect(reverse("account") + "#phones")
     return _code_page(request, made, back=reverse("account"))
 
 
@@ -137,7 +150,9 @@ def member_sign_in_code(request: AuthenticatedRequest, group_id: int, user_id: i
 @login_required
 def phone_sign_out(request: AuthenticatedRequest, phone_id: int) -> HttpResponse:
     try:
-        phone = sign_out_phone(user=request.user, phone_id=phone_id)
+        phone = sign_out_phone(
+            user=request.user, phone_id=phone_id, session_key=request.session.session_key
+        )
     except Refused as error:
         messages.error(request, str(error))
         return redirect(reverse("account") + "#phones")
@@ -152,18 +167,36 @@ def phone_sign_out(request: AuthenticatedRequest, phone_id: int) -> HttpResponse
 @require_POST
 @login_required
 def account_password(request: AuthenticatedRequest) -> HttpResponse:
-    """Add a password (or change it): to sign in on another phone without a code."""
+    """Add a password (or change it, with the current one): to sign in on another
+    phone without a code."""
     form = PasswordForm(request.POST)
     if not form.is_valid():
         return account_page(request, password_form=form, status=400)
-    had_one = request.user.has_usable_password()
-    set_password(user=request.user, password=form.cleaned_data["password"])
+    user = request.user
+    # A wrong current password counts as a wrong login: this box is no way around
+    # the login's limits.
+    refusal = login_refusal(request, user.name) if user.has_usable_password() else ""
+    if refusal:
+        form.add_error("current", refusal)
+        return account_page(request, password_form=form, status=429)
+    try:
+        had_one = set_password(
+            user=user,
+            password=form.cleaned_data["password"],
+            current=form.cleaned_data["current"],
+            session_key=request.session.session_key,
+        )
+    except Refused as error:
+        if isinstance(error, WrongPassword):
+            count_wrong_password(request, user.name)
+        form.add_error(None, str(error))
+        return account_page(request, password_form=form, status=400)
     before = request.session.session_key or ""
-    update_session_auth_hash(request, request.user)  # this phone stays signed in, anew
+    update_session_auth_hash(request, user)  # this phone stays signed in, anew
     this_phone = request.session.session_key or ""
     phone_moved(before=before, after=this_phone)
     # Django signs the others out (their sessions carry the old password's hash).
-    sign_out_other_phones(request.user, this_phone=this_phone)
+    sign_out_other_phones(user, this_phone=this_phone)
     messages.success(
         request,
         _("Your password is changed. Your other phones were signed out.")
@@ -176,5 +209,7 @@ def account_password(request: AuthenticatedRequest) -> HttpResponse:
 @require_POST
 @login_required
 def notice_seen(request: AuthenticatedRequest) -> HttpResponse:
-    request.session.pop(NOTICE, None)
+    """The notices of sign-ins elsewhere are read, on one of the account's older
+    phones (the phone a code signed in never clears them)."""
+    read_notices(user=request.user, session_key=request.session.session_key)
     return redirect(safe_next(request, request.POST.get("next", "")))

@@ -22,7 +22,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scorekeeper.models import Group, Seat, User
-from tests.helpers import finish, make_night, play
+from tests.helpers import finish, make_night, members_since, play
 from tests.qr import decode_png, decode_terminal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -207,7 +207,9 @@ def test_four_phones_get_in_by_terminal_qr_typed_code_group_qr_and_a_member_s_si
     expect(chris.get_by_test_id("code-form")).to_be_visible()
     assert "/login/" in chris.url
 
-    # The host signs her in: her name's button on the group page, a QR code she scans.
+    # The host signs her in (a member for a month, who sat at that night with her): her
+    # name's button on the group page, a QR code she scans.
+    members_since(group, days=30)
     new_phone = Way("Chris", "a friend on a new phone: a member signs her in")
     ways.append(new_phone)
     anna.goto(group_url)

@@ -47,7 +47,16 @@ from scorekeeper.services.rounds import edit_round, record_entry
 from scorekeeper.services.sign_ins import make_sign_in_code
 from tests.e2e.axe import load_axe, problems
 from tests.e2e.conftest import log_in_context
-from tests.helpers import enter, finish, make_group, make_night, play, seats_of, set_cards
+from tests.helpers import (
+    enter,
+    finish,
+    make_group,
+    make_night,
+    members_since,
+    play,
+    seats_of,
+    set_cards,
+)
 from tests.languages import EVERYWHERE, NAMES, english_only_words, leftover, texts_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -303,6 +312,7 @@ def build_states():
     seat = {night: seats_of(night)["Anna"].pk for night in (cards, counted, typed)}
     # A one-time sign-in code Anna made for Bram, its page opened by the phone it is for
     # (a stranger until it signs in); kept working for the whole walk, not 10 minutes.
+    members_since(high.group, days=30)  # Anna may sign in Bram, who sat with her
     sign_in = make_sign_in_code(user=User.objects.get(name="Bram"), made_by=anna)
     SignInCode.objects.filter(pk=sign_in.pk).update(expires_at=timezone.now() + timedelta(days=1))
     return {

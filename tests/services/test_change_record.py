@@ -32,12 +32,23 @@ from scorekeeper.services import (
     same_table,
     seat_draws,
     seats,
+    sign_ins,
 )
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import Unrecorded, night_change
 from scorekeeper.table.people import person_key
 from scorekeeper.table.spreadsheet import read_sheet
-from tests.helpers import enter, finish, log_in, make_group, make_user, play, seats_of
+from tests.helpers import (
+    PASSWORD,
+    enter,
+    finish,
+    log_in,
+    make_group,
+    make_user,
+    members_since,
+    play,
+    seats_of,
+)
 from tests.services.test_night_door import ANNA_BOARD
 
 K = Change.Kind
@@ -186,6 +197,28 @@ def _case_leave(night):
 
 def _case_pay_details(night):
     return lambda: pay_details.save_pay_details(user=user("Bram"), holder="B. Bakker")
+
+
+def _case_sign_in_by_code(night):
+    made = sign_ins.make_sign_in_code(user=user("Bram"), made_by=user("Anna"))
+    return lambda: sign_ins.use_sign_in_code(code=made.code)
+
+
+def _case_sign_out_phone(night):
+    phone = sign_ins.record_phone(user=user("Bram"), session_key="k" * 32, label="")
+    return lambda: sign_ins.sign_out_phone(user=user("Bram"), phone_id=phone.pk)
+
+
+def _case_password(night):
+    return lambda: sign_ins.set_password(
+        user=user("Bram"), password="river-stone-73", current=PASSWORD
+    )
+
+
+def _case_remove(night):
+    make_user("Dirk")
+    groups.join_group(group=night.group, user=user("Dirk"))
+    return lambda: groups.remove_member(group=night.group, member=user("Dirk"), by=user("Anna"))
 
 
 def _case_call_off(night):
@@ -355,6 +388,28 @@ CASES: dict[str, Case] = {
         {"name": "Dirk"},
     ),
     "groups.leave_group": ("groups", _case_leave, "Dirk", K.LEFT, {"name": "Dirk"}),
+    "groups.remove_member": ("groups", _case_remove, "Anna", K.MEMBER_REMOVED, {"name": "Dirk"}),
+    "sign_ins.use_sign_in_code": (
+        "sign_ins",
+        _case_sign_in_by_code,
+        "Anna",
+        K.SIGNED_IN_BY_CODE,
+        {"name": "Bram", "how": ""},
+    ),
+    "sign_ins.sign_out_phone": (
+        "sign_ins",
+        _case_sign_out_phone,
+        "Bram",
+        K.PHONE_SIGNED_OUT,
+        {"name": "Bram"},
+    ),
+    "sign_ins.set_password": (
+        "sign_ins",
+        _case_password,
+        "Bram",
+        K.PASSWORD_SET,
+        {"name": "Bram", "first": False},
+    ),
     "imports.import_nights": (
         "imports",
         _case_import,
@@ -377,12 +432,10 @@ NOT_ON_THE_RECORD = {
     "groups.sign_up": "an account, in no group yet",
     "groups.replace_invite_link": "the group's invitation, not its nights or money",
     "sign_ins.make_sign_in_code": "a person's sign-in",
-    "sign_ins.use_sign_in_code": "a person's sign-in",
-    "sign_ins.record_phone": "a person's phones",
-    "sign_ins.sign_out_phone": "a person's phones",
+    "sign_ins.record_phone": "a person's phones (the sign-in itself is use_sign_in_code's)",
+    "sign_ins.read_notices": "a phone's own notices, read",
     "rebuild.rebuild_stored_figures": "stored figures worked out again, nothing changed",
     "rebuild.fill_card_results_after_migrate": "stored figures, after a migration",
-    "sign_ins.set_password": "a person's password",
     "entry_keys.save_entry": "a step of record_entry and record_board, inside their door",
     "entry_keys.save_key": "a step of record_entry and record_board, inside their door",
     "seasons.add_season": "the group's seasons (another engineer's, issue 33): not money",
@@ -417,7 +470,9 @@ def test_every_service_that_writes_is_walked_here_or_said_why_not():
 
 @pytest.fixture
 def table(make_night):
-    return make_night(("Anna", "Bram"), guests=("Gus",))
+    night = make_night(("Anna", "Bram"), guests=("Gus",))
+    members_since(night.group, days=30)  # long enough to sign each other in
+    return night
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -487,6 +542,16 @@ def _record_everything(night: Night) -> None:
         group=night.group, by=user("Anna"), rules={"scoring": {"scoop": 6, "majority": 0}}
     )
     pay_details.save_pay_details(user=user("Bram"), holder="B. Bakker")
+    for made_by in (user("Anna"), user("Bram"), None):
+        made = sign_ins.make_sign_in_code(user=user("Bram"), made_by=made_by)
+        sign_ins.use_sign_in_code(code=made.code)
+    sign_ins.read_notices(user=user("Bram"), session_key=None)  # the pages' query pins
+    make_user("Dirk")
+    groups.join_group(group=night.group, user=user("Dirk"))
+    phone = sign_ins.record_phone(user=user("Dirk"), session_key="k" * 32, label="")
+    sign_ins.sign_out_phone(user=user("Dirk"), phone_id=phone.pk)
+    sign_ins.set_password(user=user("Dirk"), password="river-stone-73", current=PASSWORD)
+    groups.remove_member(group=night.group, member=user("Dirk"), by=user("Anna"))
 
 
 @pytest.mark.parametrize("language", ["nl", "zh-hans", "de"])

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Group, Phone, SignInCode, User
 from scorekeeper.site.throttle import LOGIN_TRIES_PER_NAME
-from tests.helpers import PASSWORD, log_in
+from tests.helpers import PASSWORD, log_in, make_night, members_since
 
 PER_NAME = int(LOGIN_TRIES_PER_NAME.split("/")[0])
 ATTACKERS = ("198.51.100.1", "198.51.100.2", "198.51.100.3")
@@ -48,10 +48,20 @@ def member_makes_code(group: Group, for_name: str, *, by: str = "Anna") -> str:
     return reverse("sign_in", args=[SignInCode.objects.filter(user=member).latest("pk").code])
 
 
+def at_one_table(group):
+    """``group``, whose members (of a month) sit at tonight's night: Anna may sign Bram in."""
+    members_since(group, days=30)
+    make_night(("Anna", "Bram"), group=group)
+    return group
+
+
 def test_bram_gets_in_by_a_members_code_while_his_password_from_a_new_address_is_slowed(
     make_group,
 ):
-    group = make_group(members=("Anna", "Bram"))  # Bram has a password (tests.helpers.PASSWORD)
+    # Bram has a password (tests.helpers.PASSWORD).
+    group = at_one_table(
+        make_group(members=("Anna", "Bram"))
+    )  # Bram has a password (tests.helpers.PASSWORD)
     hammer_bram()
 
     # His password from the new address is not even checked this hour: that is the
@@ -85,7 +95,7 @@ def test_bram_gets_in_by_a_members_code_while_his_password_from_a_new_address_is
 def test_bram_without_a_password_gets_in_by_a_code_however_many_passwords_were_tried(
     make_group,
 ):
-    group = make_group(members=("Anna", "Bram"))
+    group = at_one_table(make_group(members=("Anna", "Bram")))
     bram = User.objects.get(name="Bram")
     bram.set_unusable_password()  # joined with a name only
     bram.save()
@@ -101,7 +111,7 @@ def test_the_wrong_passwords_use_up_none_of_the_code_doors_share_from_those_addr
 ):
     # The code box and the sign-in page count codes that match nothing, not passwords:
     # from an address that sent wrong passwords, a right code still works.
-    group = make_group(members=("Anna", "Bram"))
+    group = at_one_table(make_group(members=("Anna", "Bram")))
     hammer_bram()
     link = member_makes_code(group, "Bram")
     phone = Client()
