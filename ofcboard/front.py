@@ -12,10 +12,12 @@ It does two jobs no code of ours should:
 - **It reads every request before the app sees it.** A body is read whole (with a
   deadline, BODY_SECONDS between two reads) before it is passed on, so a client that
   announces a body and never sends it holds a connection of nginx's, which costs
-  nothing, never a thread of the app; headers have the same deadline. One address may
-  hold PER_ADDRESS requests at once and ask ASKS_PER_SECOND a second (with a burst),
-  so a script on the table's Wi-Fi cannot crowd out the phones behind the same router
-  or anyone else.
+  nothing, never a thread of the app, and a body's buffer in memory is BODY_IN_MEMORY
+  whatever length it announces; headers have the same deadline. A signed-in phone is
+  counted by its pass, anyone else by address (IPv6 by /64), each with what it may
+  hold at once and ask a second, under a ceiling per address for a table of ten, so a
+  script on the table's Wi-Fi cannot crowd out the phones behind the same router or
+  anyone else.
 
 Why nginx with Nchan and not Pushpin (both Debian packages, measured side by side by
 bench/fronts.py, figures in the README): 10,000 idle streams cost nginx 18 KiB each

@@ -91,13 +91,24 @@ def megabytes(pids: list[int]) -> float:
 
 
 class BigHeldBodies(HeldBodies):
-    """Held bodies announcing a megabyte each, the most the front takes."""
+    """Held bodies announcing a megabyte each, the most the front takes, whose first
+    128 KB are sent (what nginx keeps of them is in its memory, or on disk); each is
+    opened once, not again when refused."""
+
+    START = 128 * 1024
 
     def _open(self, address: str) -> socket.socket:
-        self.request = self.request.replace(
-            b"Content-Length: 100\r\n", b"Content-Length: 1000000\r\n"
+        sock = from_address(address, self.port)
+        sock.sendall(
+            self.request.replace(b"Content-Length: 100\r\n", b"Content-Length: 1000000\r\n")
         )
-        return super()._open(address)
+        with contextlib.suppress(OSError):  # refused at once: nginx closed it
+            sock.sendall(b"x" * self.START)
+        sock.setblocking(False)
+        return sock
+
+    def _hold(self) -> None:
+        self.stop.wait()
 
 
 def test_held_bodies_from_eight_addresses_keep_nginx_under_256_mb(served, transactional_db):
