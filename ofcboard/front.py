@@ -12,10 +12,12 @@ It does two jobs no code of ours should:
 - **It reads every request before the app sees it.** A body is read whole (with a
   deadline, BODY_SECONDS between two reads) before it is passed on, so a client that
   announces a body and never sends it holds a connection of nginx's, which costs
-  nothing, never a thread of the app; headers have the same deadline. One address may
-  hold PER_ADDRESS requests at once and ask ASKS_PER_SECOND a second (with a burst),
-  so a script on the table's Wi-Fi cannot crowd out the phones behind the same router
-  or anyone else.
+  nothing, never a thread of the app, and a body's buffer in memory is BODY_IN_MEMORY
+  whatever length it announces; headers have the same deadline. A signed-in phone is
+  counted by its pass, anyone else by address (IPv6 by /64), each with what it may
+  hold at once and ask a second, under a ceiling per address for a table of ten, so a
+  script on the table's Wi-Fi cannot crowd out the phones behind the same router or
+  anyone else.
 
 Why nginx with Nchan and not Pushpin (both Debian packages, measured side by side by
 bench/fronts.py, figures in the README): 10,000 idle streams cost nginx 18 KiB each
@@ -32,6 +34,7 @@ Why Nchan's Server-Sent Events and not its WebSocket: a page only listens, and a
 EventSource reconnects by itself.
 """
 
+import contextlib
 import os
 import re
 import resource
@@ -40,8 +43,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from ofcboard.ready import in_language, settings_module
 from ofcboard.refusals import BUSY, TOO_LARGE
@@ -50,16 +55,46 @@ from ofcboard.refusals import BUSY, TOO_LARGE
 MAX_BODY = "1m"
 HEADER_SECONDS = 10
 BODY_SECONDS = 10
-# One address: a table of six phones behind one router holds about three each (a
-# stream, a poll or a page, a save); a script on the same address may open many more,
-# which the per-address limit and nginx's low cost per connection both absorb.
-PER_ADDRESS = 256
-ASKS_PER_SECOND = 20
-ASKS_BURST = 200
+# A body is read into memory up to this much (the app's forms are a few hundred bytes);
+# the rest of one that big goes to a file in the front's folder. nginx sizes a body's
+# buffer from this, not from the length announced: 2,048 bodies announced at 1 MB and
+# held back cost 32 MB, where a 1 MB buffer cost 2 GB (issue 42).
+BODY_IN_MEMORY = "16k"
+
+# Who is counted. A phone signed in to the app carries a pass (a cookie the app signs
+# with a secret it shares with the front only, scorekeeper/site/front_pass.py) and is
+# counted by it: a client behind the same router, on the same address, cannot use up
+# its share. Everyone else, a client without a pass or with a forged one, is counted
+# by address (an IPv6 address by its /64, which one home or one phone is given whole).
+# A phone's share: a page opens with a dozen files at once; a stream, a poll every 2 s
+# and a save come on top.
+PHONE_HOLDS = 32
+PHONE_ASKS_PER_SECOND = 20
+PHONE_BURST = 200
+# An address's share for those without a pass: the login and join pages of a table
+# whose phones are not signed in yet.
+STRANGER_HOLDS = 64
+STRANGER_ASKS_PER_SECOND = 20
+STRANGER_BURST = 200
+# And a ceiling for an address, passes or not: ten phones at a table behind one router
+# at their full share, so only a crowd of signed-in accounts reaches it.
+ADDRESS_HOLDS = 10 * PHONE_HOLDS
+ADDRESS_ASKS_PER_SECOND = 10 * PHONE_ASKS_PER_SECOND
+ADDRESS_BURST = 10 * PHONE_BURST
+# Bodies on the way from clients without a pass, from all addresses together: at most
+# this many buffers of BODY_IN_MEMORY (and a connection's few kilobytes) are held for
+# strangers, 4,096 x about 21 KB: under 90 MB whatever the number of addresses. Past
+# it a stranger's post is refused; the phones' saves, counted by pass, go on.
+STRANGER_BODIES = 4096
 # Connections one nginx worker holds (10,000 phones and their polls on one node).
 CONNECTIONS = 30000
 # The newest version of a channel is kept this long, for a phone that comes back.
 MESSAGE_SECONDS = 600
+# A stream is ended after this long and the phone's browser opens it again (an
+# EventSource does so by itself), through the app, which checks again whether it may
+# still listen: a member who left or logged out, or a big screen whose link was taken
+# back, hears nothing more a minute later.
+STREAM_SECONDS = 55
 
 
 @dataclass(frozen=True)
@@ -97,17 +132,21 @@ def config(
     listen: str,
     apps: list[str],
     publish: str,
+    pass_secret: str,
     redis_url: str = "",
     redis_namespace: str = "ofcboard",
     trusted_proxies: list[str] | None = None,
+    stream_seconds: int = STREAM_SECONDS,
 ) -> str:
     """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
     passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
-    server on ``publish`` (loopback only). With ``redis_url``, Nchan keeps its channels
-    in that Redis (under ``redis_namespace``), so every node's front sends what any
-    node's app published. Behind a TLS proxy or load balancer (``trusted_proxies``,
-    its addresses or networks), each request's address is the one that proxy says it
-    came from, so the limits count phones, not the proxy; and its scheme is believed."""
+    server on ``publish`` (loopback only). ``pass_secret`` checks the passes of the
+    phones signed in (the app signs them with it). With ``redis_url``, Nchan keeps its
+    channels in that Redis (under ``redis_namespace``), so every node's front sends
+    what any node's app published. Behind a TLS proxy or load balancer
+    (``trusted_proxies``, its addresses or networks, or "*" for any), each request's
+    address is the one that proxy says it came from, so the limits count phones, not
+    the proxy; and the scheme it says is believed from it alone."""
     files = open_files()
     languages = _language_maps()
     temp = "\n".join(
@@ -122,17 +161,12 @@ def config(
             f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n"
             f"  nchan_redis_namespace {redis_namespace};\n"
         )
-    proxies = [proxy.strip() for proxy in trusted_proxies or [] if proxy.strip()]
-    real_ip = "".join(f"  set_real_ip_from {proxy};\n" for proxy in proxies)
-    if real_ip:
-        real_ip += "  real_ip_header X-Forwarded-For;\n  real_ip_recursive on;\n"
-    scheme = "$http_x_forwarded_proto" if proxies else "$scheme"
-    to_app = f"""      proxy_pass http://app;
+    to_app = """      proxy_pass http://app;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto {scheme};
+      proxy_set_header X-Forwarded-Proto $forwarded_scheme;
       proxy_read_timeout 120s;
       proxy_max_temp_file_size 0;"""
     return f"""# Written by ofcboard/front.py each time the front starts.
@@ -141,6 +175,8 @@ load_module {nginx.module};
 worker_processes 1;
 worker_rlimit_nofile {files};
 pid {folder / "nginx.pid"};
+# Read by the server that started nginx, which hides the secrets in addresses (join
+# links, sign-in codes, big screens' links) before writing it out (ofcboard/serve.py).
 error_log stderr error;
 events {{
   worker_connections {files - 100};
@@ -156,14 +192,24 @@ http {{
   send_timeout 30s;
   keepalive_timeout 75s;
   client_max_body_size {MAX_BODY};
-  client_body_buffer_size {MAX_BODY};
-  limit_conn_zone $binary_remote_addr zone=held:10m;
-  limit_req_zone $binary_remote_addr zone=asks:10m rate={ASKS_PER_SECOND}r/s;
+  client_body_buffer_size {BODY_IN_MEMORY};
+{_proxies(trusted_proxies or [])}
+{_who_is_counted(pass_secret)}
+  limit_conn_zone $phone zone=phone_holds:10m;
+  limit_conn_zone $stranger zone=stranger_holds:10m;
+  limit_conn_zone $address zone=address_holds:10m;
+  limit_conn_zone $stranger_body zone=stranger_bodies:1m;
+  limit_req_zone $phone zone=phone_asks:10m rate={PHONE_ASKS_PER_SECOND}r/s;
+  limit_req_zone $stranger zone=stranger_asks:10m rate={STRANGER_ASKS_PER_SECOND}r/s;
+  limit_req_zone $address zone=address_asks:10m rate={ADDRESS_ASKS_PER_SECOND}r/s;
   limit_conn_status 503;
   limit_req_status 503;
+  # A refusal is not written down: under a flood that would be a line for each.
+  limit_conn_log_level info;
+  limit_req_log_level info;
   nchan_message_buffer_length 1;
   nchan_message_timeout {MESSAGE_SECONDS}s;
-{redis}{real_ip}
+{redis}
 {languages}
   upstream app {{
 {upstream}
@@ -172,14 +218,18 @@ http {{
 
   server {{
     listen {listen} backlog=4096;
-    limit_conn held {PER_ADDRESS};
+    # Every place below, the app's own files too. A request refused by one limit is
+    # not counted by those after it, so a client refused by its own limit leaves the
+    # address's ceiling to the phones beside it.
+    limit_conn phone_holds {PHONE_HOLDS};
+    limit_conn stranger_holds {STRANGER_HOLDS};
+    limit_conn address_holds {ADDRESS_HOLDS};
+    limit_conn stranger_bodies {STRANGER_BODIES};
+    limit_req zone=phone_asks burst={PHONE_BURST} nodelay;
+    limit_req zone=stranger_asks burst={STRANGER_BURST} nodelay;
+    limit_req zone=address_asks burst={ADDRESS_BURST} nodelay;
 
     location / {{
-      limit_req zone=asks burst={ASKS_BURST} nodelay;
-{to_app}
-    }}
-    # The page's own files: cheap, many at once when a phone opens its first page.
-    location /static/ {{
 {to_app}
     }}
     # A stream the app allowed (X-Accel-Redirect): held here, never by the app.
@@ -190,6 +240,7 @@ http {{
       # A comment every 30 s keeps a quiet stream open through routers that drop
       # idle connections.
       nchan_eventsource_ping_interval 30;
+      nchan_subscriber_timeout {stream_seconds}s;
     }}
     # The front's refusals in the phone's language, as the app words them: a page
     # written for each language when the front starts (refusal_pages).
@@ -222,6 +273,89 @@ http {{
   }}
 }}
 """
+
+
+# The cookie a signed-in phone's pass comes in: "<id>.<expires>.<signature>".
+PASS_COOKIE = "ofcfront"
+
+
+def _proxies(trusted: list[str]) -> str:
+    """The TLS proxy or load balancer's word on each request's address and scheme,
+    taken from it alone ("*": from any address, then only its own entry, the last)."""
+    proxies = [proxy.strip() for proxy in trusted if proxy.strip()]
+    anyone = "*" in proxies
+    if anyone:
+        proxies = ["0.0.0.0/0", "::/0"]
+    believed = "".join(f"  set_real_ip_from {proxy};\n" for proxy in proxies)
+    if believed:
+        # With a list, the chain is walked back past every proxy in it; with any
+        # address trusted, only the entry the last hop added is taken, as a client
+        # can write the others.
+        recursive = "off" if anyone else "on"
+        believed += f"  real_ip_header X-Forwarded-For;\n  real_ip_recursive {recursive};\n"
+    through = "".join(f"    {proxy} 1;\n" for proxy in proxies)
+    return f"""{believed}  # The scheme is believed only from a trusted proxy.
+  geo $realip_remote_addr $through_a_proxy {{
+    default 0;
+{through}  }}
+  map "$through_a_proxy:$http_x_forwarded_proto" $forwarded_scheme {{
+    "1:https" https;
+    "1:http" http;
+    default $scheme;
+  }}"""
+
+
+def _who_is_counted(pass_secret: str) -> str:
+    """$phone (a signed-in phone's pass), $stranger (the address of a request without a
+    valid pass) and $address (every request's, an IPv6 one by its /64), as the limits
+    count them; and $stranger_body, set on a stranger's request that has a body."""
+    return rf"""  map $remote_addr $address {{
+{_ipv6_networks()}    default $remote_addr;
+  }}
+  map $cookie_{PASS_COOKIE} $pass_id {{
+    "~^([0-9a-f]{{16}})\.[0-9]+\.[A-Za-z0-9_-]{{22}}$" $1;
+    default "";
+  }}
+  map $cookie_{PASS_COOKIE} $pass_signed {{
+    "~^[0-9a-f]{{16}}\.([0-9]+)\.([A-Za-z0-9_-]{{22}})$" $2,$1;
+    default "";
+  }}
+  secure_link $pass_signed;
+  secure_link_md5 "$pass_id.$secure_link_expires.{pass_secret}";
+  map $secure_link $phone {{
+    "1" $pass_id;
+    default "";
+  }}
+  map $secure_link $stranger {{
+    "1" "";
+    default $address;
+  }}
+  map "$secure_link:$http_content_length$http_transfer_encoding" $stranger_body {{
+    "~^1:" "";
+    "~^[^:]*:0?$" "";
+    default strangers;
+  }}"""
+
+
+HEX_GROUP = "[0-9a-f]{1,4}"
+
+
+def _ipv6_networks() -> str:
+    """Lines of a map from an IPv6 address, as nginx writes one (lower case, the
+    longest run of zero groups as "::"), to its /64: its first four groups."""
+    lines = ['    "~^::ffff:([0-9.]+)$" $1;\n']  # an IPv4 address in IPv6 clothes
+    for before in range(4):
+        for after in range(8 - before):
+            zeros = 8 - before - after
+            groups = [f"${n + 1}" for n in range(before)] + ["0"] * zeros
+            groups += [f"${before + n + 1}" for n in range(after)]
+            head = ":".join([f"({HEX_GROUP})"] * before)
+            tail = ":".join(
+                f"({HEX_GROUP})" if n < 4 - before - zeros else HEX_GROUP for n in range(after)
+            )
+            lines.append(f'    "~^{head}::{tail}$" {":".join(groups[:4])};\n')
+    lines.append(f'    "~^(({HEX_GROUP}:){{3}}{HEX_GROUP}):" $1;\n')
+    return "".join(lines)
 
 
 def _language_maps() -> str:
@@ -273,20 +407,67 @@ def _die_with_parent() -> None:
         pass
 
 
-@dataclass
 class Front:
-    """A running nginx and the folder of its files."""
+    """A running nginx and the folder of its files. nginx runs in a process group of
+    its own, so that its workers go with it when its master dies; what it writes to its
+    error log is passed on with every secret address hidden."""
 
-    process: subprocess.Popen
-    folder: Path
+    def __init__(self, command: list[str], folder: Path) -> None:
+        self.command = command
+        self.folder = folder
+        self.stopping = False
+        self.process = self._launch()
+
+    def _launch(self) -> subprocess.Popen:
+        process = subprocess.Popen(
+            [*self.command, "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        threading.Thread(target=_pass_on, args=(process.stderr,), daemon=True).start()
+        return process
+
+    def wait(self) -> int:
+        """Until nginx's master stops, and then its workers, which a master that dies
+        suddenly leaves behind, still holding the port: its exit status."""
+        status = self.process.wait()
+        self._end_group(signal.SIGKILL)
+        return status
+
+    def restart(self) -> None:
+        """nginx started again as it was (once :meth:`wait` is over)."""
+        self.process = self._launch()
 
     def stop(self) -> None:
+        self.stopping = True
         self.process.terminate()
         try:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        self._end_group(signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _end_group(self, sent: signal.Signals) -> None:
+        # The group nginx's master led: its workers, if the master died before them.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, sent)
+        self.process.wait()
+
+
+def _pass_on(log: IO[bytes]) -> None:
+    """nginx's error log, line by line, to the server's own, every join link, sign-in
+    code and big screen's link in it hidden (scorekeeper/site/log_secrets.py): nginx
+    writes the request line, the referrer and the upstream's address beside whatever
+    it has to say about a request, and has no setting to leave them out."""
+    from scorekeeper.site.log_secrets import hide_secrets
+
+    with log:
+        for line in log:
+            sys.stderr.write(hide_secrets(line.decode(errors="replace")))
+            sys.stderr.flush()
 
 
 def start(
@@ -295,6 +476,7 @@ def start(
     listen: str,
     apps: list[str],
     publish: str,
+    pass_secret: str,
     trusted_proxies: list[str] | None = None,
 ) -> Front:
     """nginx started in the foreground with its files in a folder of its own; the
@@ -307,21 +489,20 @@ def start(
         listen=listen,
         apps=apps,
         publish=publish,
+        pass_secret=pass_secret,
         redis_url=os.environ.get("OFCBOARD_PUSH_REDIS", ""),
         redis_namespace=os.environ.get("OFCBOARD_PUSH_NAMESPACE", "ofcboard"),
         trusted_proxies=trusted_proxies,
+        stream_seconds=int(os.environ.get("OFCBOARD_STREAM_SECONDS") or STREAM_SECONDS),
     )
-    (folder / "nginx.conf").write_text(text)
+    # The pass secret is in it: for nginx's master (this user) alone.
+    configuration = folder / "nginx.conf"
+    configuration.touch(0o600)
+    configuration.write_text(text)
     refusal_pages(folder)
-    command = [nginx.binary, "-p", str(folder), "-e", "stderr", "-c", str(folder / "nginx.conf")]
+    command = [nginx.binary, "-p", str(folder), "-e", "stderr", "-c", str(configuration)]
     checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
     if checked.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise SystemExit(f"nginx does not take the front's configuration:\n{checked.stderr}")
-    process = subprocess.Popen(
-        [*command, "-g", "daemon off;"],
-        stdout=sys.stdout,
-        stderr=sys.stderr,
-        preexec_fn=_die_with_parent,
-    )
-    return Front(process, folder)
+    return Front(command, folder)

@@ -68,15 +68,17 @@ import io
 import ipaddress
 import os
 import resource
+import secrets
 import signal
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ofcboard.front import Nginx
+from ofcboard.front import Front, Nginx
 from ofcboard.front import find as find_front
 from ofcboard.front import start as start_front
 from ofcboard.ready import gettext_noop, in_settings_language, watch_apart
@@ -458,19 +460,26 @@ def main(argv: list[str] | None = None) -> None:
         # A TLS proxy or load balancer before the front is the front's to believe; the
         # app believes the front alone, which passes on the phone's address.
         proxies = os.environ.get("OFCBOARD_TRUSTED_PROXY", "").split(",")
+        # Signs the passes of the phones signed in, which the front counts apart
+        # (scorekeeper/site/front_pass.py); new each start, so a pass lasts a run.
+        pass_secret = secrets.token_hex(32)
         os.environ.update(
             OFCBOARD_FRONT="1",
             OFCBOARD_PUSH_URL=f"http://{publish}/",
             OFCBOARD_TRUSTED_PROXY="127.0.0.1",
+            OFCBOARD_FRONT_PASS_SECRET=pass_secret,
         )
         front = start_front(
             nginx,
             listen=f"{args.host}:{args.port}",
             apps=[f"{host}:{port}"],
             publish=publish,
+            pass_secret=pass_secret,
             trusted_proxies=proxies,
         )
     _say_which_way(args.front, nginx)
+    if front is not None:
+        threading.Thread(target=keep_the_front, args=(front,), daemon=True).start()
     # After the port check above: a second `make run` must not see the first server
     # and say "Ready". In a process apart: see watch_apart. Behind the front, once the
     # app answers (nginx, started first, is up by then).
@@ -492,6 +501,49 @@ WITHOUT_A_FRONT = gettext_noop(
 NO_FRONT_HERE = gettext_noop(
     "There is no nginx with its Nchan module here. Install them with: %(command)s"
 )
+
+
+FRONT_RESTARTED = gettext_noop(
+    "nginx stopped (exit status %(status)s) and was started again: the phones may have "
+    "had no answer for a moment."
+)
+FRONT_GIVEN_UP = gettext_noop(
+    "nginx stopped %(count)s times within a minute (exit status %(status)s). OFC Board "
+    "stops too, as the phones cannot reach it without nginx: see the lines above for "
+    "why, then start it again."
+)
+# A front that dies this often in RESTARTS_WITHIN seconds is not started again.
+RESTARTS = 3
+RESTARTS_WITHIN = 60
+
+
+def _stop_this_server() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def keep_the_front(
+    front: Front,
+    clock: Callable[[], float] = time.monotonic,
+    stop_server: Callable[[], None] = _stop_this_server,
+) -> None:
+    """When nginx stops by itself, start it again and say so; when it keeps stopping,
+    say so and stop the whole server (SIGTERM to this process: granian's own stop),
+    rather than go on with phones that get no answer. On a thread of its own, which
+    must outlive the nginx it started (nginx is told to stop when its starter ends)."""
+    stopped: deque[float] = deque(maxlen=RESTARTS)
+    while True:
+        status = front.wait()
+        if front.stopping:
+            return
+        stopped.append(clock())
+        if len(stopped) == RESTARTS and stopped[-1] - stopped[0] < RESTARTS_WITHIN:
+            said = in_settings_language(FRONT_GIVEN_UP) % {"count": RESTARTS, "status": status}
+            print(said, file=sys.stderr, flush=True)
+            stop_server()
+            return
+        front.restart()
+        said = in_settings_language(FRONT_RESTARTED) % {"status": status}
+        print(said, file=sys.stderr, flush=True)
 
 
 def _the_front(wanted: str) -> Nginx | None:

@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "scorekeeper.site.phones.keep_signed_in",
+    "scorekeeper.site.front_pass.front_pass",
     "scorekeeper.site.middleware.account_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -287,6 +288,9 @@ THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
 # its own front sets it to that front's publishing address). Empty: no front, the pages
 # poll (scorekeeper/services/push.py).
 PUSH_URL = os.environ.get("OFCBOARD_PUSH_URL", "")
+# The secret the front checks a signed-in phone's pass with (scorekeeper/site/front_pass.py);
+# ofcboard/serve.py makes one each time it starts the front. Empty: no front, no pass.
+FRONT_PASS_SECRET = os.environ.get("OFCBOARD_FRONT_PASS_SECRET", "")
 INSTALLED_APPS += ["axes"]
 # Last, as axes asks: it turns a locked-out login into the page's refusal in words.
 MIDDLEWARE += ["scorekeeper.site.middleware.private_pages", "axes.middleware.AxesMiddleware"]
@@ -318,6 +322,17 @@ AXES_HANDLER = (
     if THROTTLE_CACHE_URL
     else "axes.handlers.database.AxesDatabaseHandler"
 )
+# The counts must outlast an attack from many addresses: Django's database cache keeps
+# 300 entries by default and then drops a third of them, an address's used-up count
+# among them. A million counts (each an address, a name or a link for its hour) is
+# a table of about 100 MB; past it the expired go first. A site that expects more
+# keeps its counts in Redis (THROTTLE_CACHE_URL).
+THROTTLE_ENTRIES = 1_000_000
+THROTTLE_IN_THE_DATABASE = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": "ofcboard_throttle",
+    "OPTIONS": {"MAX_ENTRIES": THROTTLE_ENTRIES},
+}
 CACHES["throttle"] = (
     {
         # While Redis is gone the counts go on in the database's cache.
@@ -328,16 +343,10 @@ CACHES["throttle"] = (
     }
     if THROTTLE_CACHE_URL
     # Created by `migrate` (scorekeeper/apps.py), so `make run` needs no extra step.
-    else {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "ofcboard_throttle",
-    }
+    else THROTTLE_IN_THE_DATABASE
 )
 if THROTTLE_CACHE_URL:
-    CACHES["throttle-fallback"] = {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "ofcboard_throttle",
-    }
+    CACHES["throttle-fallback"] = THROTTLE_IN_THE_DATABASE
 AXES_CACHE = "throttle"
 RATELIMIT_USE_CACHE = "throttle"
 

@@ -258,10 +258,14 @@ def free_port() -> int:
     raise AssertionError(f"no free port from {first} to {first + 499}")
 
 
-def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, int]:
+def start_server(
+    env: dict[str, str], *options: str, output: Path | None = None
+) -> tuple[subprocess.Popen, int]:
     """The server as `make run` starts it (``python -m ofcboard.serve``) on a free port,
-    once it accepts connections: (its process, the port)."""
+    once it accepts connections: (its process, the port). What it writes goes to the
+    file ``output``, when given."""
     port = free_port()
+    written = subprocess.DEVNULL if output is None else output.open("ab")
     process = subprocess.Popen(
         [
             sys.executable,
@@ -275,9 +279,11 @@ def start_server(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, 
         ],
         cwd=Path(__file__).resolve().parent.parent,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=written,
+        stderr=written,
     )
+    if output is not None:
+        written.close()  # the server has its own copy
     deadline = time.monotonic() + 30
     # Behind the front, nginx listens before the app behind it answers.
     ready = _app_answers if "--front" in options else _listens

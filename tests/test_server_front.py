@@ -17,6 +17,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -214,9 +215,12 @@ PLAYERS = ("Anna", "Bram", "Chris")
 POLL = re.compile(r'hx-get="(/nights/\d+/live/\?[^"]+)"')
 
 
-def serving_the_test_database(settings_module: str = "tests.settings", *options: str) -> tuple:
+def serving_the_test_database(
+    settings_module: str = "tests.settings", *options: str, output: Path | None = None
+) -> tuple:
     """The server as `make run` starts it, on the test's own database: (process, port);
-    ``options`` as `python -m ofcboard.serve` takes them (``--front yes``)."""
+    ``options`` as `python -m ofcboard.serve` takes them (``--front yes``), what it
+    writes in the file ``output`` when given."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": settings_module,
@@ -224,7 +228,7 @@ def serving_the_test_database(settings_module: str = "tests.settings", *options:
         "OFCBOARD_TABLE": "1",
     }
     env.pop("CACHE_URL", None)
-    return start_server(env, *options)
+    return start_server(env, *options, output=output)
 
 
 class Phone:
@@ -253,6 +257,10 @@ class Phone:
             self.connection.request(method, path, body=body, headers=headers)
             response = self.connection.getresponse()
         text = response.read().decode()
+        # The front's pass (scorekeeper/site/front_pass.py), kept as a browser keeps it.
+        if given := re.search(r"ofcfront=([^;]*)", response.getheader("Set-Cookie") or ""):
+            self.cookie = re.sub(r"; ofcfront=[^;]*", "", self.cookie)
+            self.cookie += f"; ofcfront={given.group(1)}" if given.group(1) else ""
         if response.getheader("Connection", "").lower() == "close":
             self.connection.close()
         return response.status, text
@@ -277,6 +285,7 @@ def phones_at(port: int, night, address: str = "127.0.0.1") -> dict[str, Phone]:
         client = Client()
         client.force_login(seat.user)
         phones[seat.name] = Phone(port, client.cookies["sessionid"].value, address)
+        phones[seat.name].request("GET", "/")  # its first page, and with it its pass
     return phones
 
 

@@ -18,11 +18,14 @@ Logins, three counts:
 Sign-ups are counted once the form is valid (an empty post costs nothing), per
 invitation link (the main limit) and per address (a table of friends behind one
 router fits). The counts live in the ``throttle`` cache (settings.py): the database
-by default, so every server process sees the same, or a shared Redis. Each refusal
+by default, so every server process sees the same, sized to keep a million counts
+(Django's default keeps 300, and forgot an address's count once 400 others were
+counted), or a shared Redis. Each refusal
 says in words what happened and how long to wait.
 """
 
 import hashlib
+import ipaddress
 import math
 from datetime import timedelta
 
@@ -51,10 +54,19 @@ SIGNUPS_PER_ADDRESS = "12/h"
 
 
 def client_address(request: HttpRequest) -> str:
-    """The phone's address: the connection's. Behind the trusted proxy the server has
-    put the address the proxy passed there (ofcboard/serve.py, behind_a_proxy); a
-    forwarded header a client sends itself is never read here."""
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The phone's address as it is counted: the connection's, and for an IPv6 address
+    its /64, which one home or one phone is given whole (so 2^64 addresses to try
+    from); as the front counts it (ofcboard/front.py). Behind the trusted proxy the
+    server has put the address the proxy passed there (ofcboard/serve.py,
+    behind_a_proxy); a forwarded header a client sends itself is never read here."""
+    address = str(request.META.get("REMOTE_ADDR", ""))
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return address
 
 
 def login_name(request: HttpRequest | None, credentials: dict | None) -> str:
