@@ -130,7 +130,7 @@ def a_mark_taken_back(night: Night) -> Change:
     payment = mark_paid(
         night=night, payer=seats["Chris"], payee=seats["Anna"], cents=60, marked_by=user("Anna")
     )
-    return lambda: unmark_paid(night=night, payment=payment, by=user("Bram"))
+    return lambda: unmark_paid(night=night, payment=payment, by=user("Chris"))
 
 
 def what_is_owed_paid_on_the_night(night: Night) -> Change:

@@ -48,12 +48,15 @@ def test_what_a_payment_across_nights_squared_is_shown_and_cannot_be_marked_agai
     assert "Chris paid Anna €0.90" not in body and "Chris paid Anna €0.50 across nights" in body
     assert "€0.50 of it squared this night." in body
     assert _marks_offered(page) == [("Bram", "Anna")]
-    assert body.count(reverse("payment_mark", args=[first.pk])) == 1
+    # Chris's own line is squared and Bram's is not his to mark.
+    assert body.count(reverse("payment_mark", args=[first.pk])) == 0
     # Nor is a bank code offered for what was paid across nights: on Anna's phone (the
     # payee's, where the codes are) only Bram's line has one.
     anna_page = Client()
     anna_page.force_login(anna)
-    assert anna_page.get(settle_url(first)).content.decode().count('data-testid="epc-qr"') == 1
+    on_annas_phone = anna_page.get(settle_url(first)).content.decode()
+    assert on_annas_phone.count('data-testid="epc-qr"') == 1
+    assert on_annas_phone.count(reverse("payment_mark", args=[first.pk])) == 1
 
     refused = _mark(client, first, "Chris", "Anna", 60)
     assert "€0.50 of this was paid across nights already." in refused.content.decode()
@@ -63,8 +66,8 @@ def test_what_a_payment_across_nights_squared_is_shown_and_cannot_be_marked_agai
     later = client.get(settle_url(second)).content.decode()
     assert "it squared other nights, not this one." in later
 
-    # Bram's own line is open: marking it counts once, and what is owed adds up.
-    _mark(client, first, "Bram", "Anna", 40)
+    # Bram's line is open: Anna marking it counts once, and what is owed adds up.
+    _mark(anna_page, first, "Bram", "Anna", 40)
     owed = client.get(owed_url(first)).context["owed"]
     assert sorted((p.payer.name, p.payee.name, p.cents) for p in owed.payments) == [
         ("Chris", "Anna", 10),
