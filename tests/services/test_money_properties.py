@@ -88,6 +88,15 @@ def _recomputed() -> dict[int, tuple[int, int, int]]:
     return figures
 
 
+def _party(night: Night, payer: Seat, payee: Seat, **_) -> User:
+    """Someone who may mark a payment of ``night`` paid: its payer or payee while in the
+    group, or whoever started the night, who speaks for a guest."""
+    for seat in (payer, payee):
+        if seat.user_id and night.has_member(seat.user):
+            return seat.user
+    return night.started_by
+
+
 class MoneyOverRandomGroups(TestCase):
     def check(self, group: Group, client: Client) -> None:
         stored = {
@@ -147,19 +156,26 @@ class MoneyOverRandomGroups(TestCase):
                     kwargs = dict(payer=line.payer, payee=line.payee, cents=line.cents)
                     if line.across:  # squared across nights: a mark would count it twice
                         with self.assertRaises(Refused):
-                            mark_paid(night=night, marked_by=anna, **kwargs)
+                            mark_paid(night=night, marked_by=_party(night, **kwargs), **kwargs)
                     elif line.elsewhere:
                         # The two paid across nights since, and it went to other nights:
                         # one tap may be that money again, so it asks and writes nothing.
                         marks = Payment.objects.count()
                         with self.assertRaisesRegex(Refused, "Is this the "):
-                            mark_paid(night=night, marked_by=anna, **kwargs)
+                            mark_paid(night=night, marked_by=_party(night, **kwargs), **kwargs)
                         self.assertEqual(Payment.objects.count(), marks)
                         if data.draw(st.booleans()):  # told it is another payment
-                            mark_paid(night=night, marked_by=anna, another_payment=True, **kwargs)
+                            mark_paid(
+                                night=night,
+                                marked_by=_party(night, **kwargs),
+                                another_payment=True,
+                                **kwargs,
+                            )
                     elif data.draw(st.booleans()):
-                        mark_paid(night=night, marked_by=anna, **kwargs)
-                        mark_paid(night=night, marked_by=anna, **kwargs)  # a double tap
+                        mark_paid(night=night, marked_by=_party(night, **kwargs), **kwargs)
+                        mark_paid(
+                            night=night, marked_by=_party(night, **kwargs), **kwargs
+                        )  # a double tap
             elif step == "pay":
                 owed = owed_across_nights(group)
                 if owed.payments:
@@ -184,7 +200,11 @@ class MoneyOverRandomGroups(TestCase):
                 marks = list(Payment.objects.filter(night__group=group).order_by("pk"))
                 if marks:
                     mark = data.draw(st.sampled_from(marks))
-                    unmark_paid(night=mark.night, payment=mark, by=anna)
+                    unmark_paid(
+                        night=mark.night,
+                        payment=mark,
+                        by=_party(mark.night, mark.payer, mark.payee),
+                    )
             elif step == "fix":
                 night = data.draw(st.sampled_from(finished))
                 seats = list(night.seats.all())
@@ -220,7 +240,7 @@ class MoneyOverRandomGroups(TestCase):
                             payer=line.payer,
                             payee=line.payee,
                             cents=line.cents,
-                            marked_by=anna,
+                            marked_by=_party(night, line.payer, line.payee),
                         )
                 self.check(group, client)
                 rest = [name for name in players if name != leaver.name]
@@ -254,7 +274,7 @@ class MoneyOverRandomGroups(TestCase):
                     marks = Payment.objects.count()
                     kwargs = dict(payer=line.payer, payee=line.payee, cents=line.cents)
                     with self.assertRaisesRegex(Refused, "Is this the "):
-                        mark_paid(night=night, marked_by=anna, **kwargs)
+                        mark_paid(night=night, marked_by=_party(night, **kwargs), **kwargs)
                     self.assertEqual(Payment.objects.count(), marks)
             elif step == "fold":
                 set_settle_everything(group=group, on=data.draw(st.booleans()), by=anna)
