@@ -4,7 +4,9 @@ matrix; the template ``scorekeeper/qr.svg`` (``{% qr %}``) writes the inline SVG
 from dataclasses import dataclass
 
 import segno
-from segno.utils import matrix_to_lines
+
+# segno's type stubs leave out this public helper of its own writers.
+from segno.utils import matrix_to_lines  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ def qr_drawing(code: segno.QRCode, *, title: str, scale: int = 5, border: int = 
     (25, 125, 'M2 2.5h7m2 0')
     """
     width, _ = code.symbol_size(scale=1, border=border)
-    return QRDrawing(title=title, modules=width, scale=scale, path=_dark_runs(code, border))
+    return QRDrawing(title=title, modules=int(width), scale=scale, path=_dark_runs(code, border))
 
 
 def _dark_runs(code: segno.QRCode, border: int) -> str:

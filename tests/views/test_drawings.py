@@ -179,4 +179,5 @@ def test_a_drawn_qr_code_reads_back_as_its_text(text):
 
 
 def test_the_qr_modules_docstring_examples_hold():
-    assert doctest.testmod(scorekeeper.reads.qr).failed == 0
+    examples = doctest.testmod(scorekeeper.reads.qr)
+    assert examples.attempted and not examples.failed, examples

@@ -105,7 +105,8 @@ def test_the_screen_says_which_house_rules_the_night_plays(client, login, make_n
 
 
 def test_link_tokens_are_made_and_checked_in_one_shape():
-    assert doctest.testmod(converters).failed == 0
+    examples = doctest.testmod(converters)
+    assert examples.attempted and not examples.failed, examples
     token = converters.new_link_token()
     assert len(token) <= Night._meta.get_field("screen_token").max_length
     assert converters.is_link_token(token)
