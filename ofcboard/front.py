@@ -40,6 +40,7 @@ import re
 import resource
 import shutil
 import signal
+import string
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,8 @@ from typing import IO
 
 from ofcboard.ready import in_language, settings_module
 from ofcboard.refusals import BUSY, TOO_LARGE
+
+TEMPLATE = Path(__file__).with_name("nginx.conf")
 
 # The same bounds the app server keeps for itself without a front (ofcboard/serve.py).
 MAX_BODY = "1m"
@@ -148,12 +151,6 @@ def config(
     address is the one that proxy says it came from, so the limits count phones, not
     the proxy; and the scheme it says is believed from it alone."""
     files = open_files()
-    languages = _language_maps()
-    temp = "\n".join(
-        f"  {directive} {folder / directive.removesuffix('_temp_path')};"
-        for directive in nginx.temp_paths
-    )
-    upstream = "\n".join(f"    server {app};" for app in apps)
     redis = ""
     if redis_url:
         # Several sites may share one Redis: each keeps its channels under its own name.
@@ -161,118 +158,53 @@ def config(
             f"  nchan_redis_url {redis_url};\n  nchan_use_redis on;\n"
             f"  nchan_redis_namespace {redis_namespace};\n"
         )
-    to_app = """      proxy_pass http://app;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $forwarded_scheme;
-      proxy_read_timeout 120s;
-      proxy_max_temp_file_size 0;"""
-    return f"""# Written by ofcboard/front.py each time the front starts.
-load_module {nginx.module};
-# One worker: its event loop held 10,000 idle streams at 0.6 % of the node (bench/push.py).
-worker_processes 1;
-worker_rlimit_nofile {files};
-pid {folder / "nginx.pid"};
-# Read by the server that started nginx, which hides the secrets in addresses (join
-# links, sign-in codes, big screens' links) before writing it out (ofcboard/serve.py).
-error_log stderr error;
-events {{
-  worker_connections {files - 100};
-}}
-http {{
-  access_log off;
-  server_tokens off;
-  variables_hash_max_size 2048;
-  variables_hash_bucket_size 128;
-{temp}
-  client_header_timeout {HEADER_SECONDS}s;
-  client_body_timeout {BODY_SECONDS}s;
-  send_timeout 30s;
-  keepalive_timeout 75s;
-  client_max_body_size {MAX_BODY};
-  client_body_buffer_size {BODY_IN_MEMORY};
-{_proxies(trusted_proxies or [])}
-{_who_is_counted(pass_secret)}
-  limit_conn_zone $phone zone=phone_holds:10m;
-  limit_conn_zone $stranger zone=stranger_holds:10m;
-  limit_conn_zone $address zone=address_holds:10m;
-  limit_conn_zone $stranger_body zone=stranger_bodies:1m;
-  limit_req_zone $phone zone=phone_asks:10m rate={PHONE_ASKS_PER_SECOND}r/s;
-  limit_req_zone $stranger zone=stranger_asks:10m rate={STRANGER_ASKS_PER_SECOND}r/s;
-  limit_req_zone $address zone=address_asks:10m rate={ADDRESS_ASKS_PER_SECOND}r/s;
-  limit_conn_status 503;
-  limit_req_status 503;
-  # A refusal is not written down: under a flood that would be a line for each.
-  limit_conn_log_level info;
-  limit_req_log_level info;
-  nchan_message_buffer_length 1;
-  nchan_message_timeout {MESSAGE_SECONDS}s;
-{redis}
-{languages}
-  upstream app {{
-{upstream}
-    keepalive 64;
-  }}
+    blanks = {
+        "module": nginx.module,
+        "folder": folder,
+        "open_files": files,
+        "connections": files - 100,
+        "temp_paths": "\n".join(
+            f"  {directive} {folder / directive.removesuffix('_temp_path')};"
+            for directive in nginx.temp_paths
+        ),
+        "header_seconds": HEADER_SECONDS,
+        "body_seconds": BODY_SECONDS,
+        "max_body": MAX_BODY,
+        "body_in_memory": BODY_IN_MEMORY,
+        "proxies": _proxies(trusted_proxies or []),
+        "who_is_counted": _who_is_counted(pass_secret),
+        "phone_holds": PHONE_HOLDS,
+        "stranger_holds": STRANGER_HOLDS,
+        "address_holds": ADDRESS_HOLDS,
+        "stranger_bodies": STRANGER_BODIES,
+        "phone_asks_per_second": PHONE_ASKS_PER_SECOND,
+        "stranger_asks_per_second": STRANGER_ASKS_PER_SECOND,
+        "address_asks_per_second": ADDRESS_ASKS_PER_SECOND,
+        "phone_burst": PHONE_BURST,
+        "stranger_burst": STRANGER_BURST,
+        "address_burst": ADDRESS_BURST,
+        "message_seconds": MESSAGE_SECONDS,
+        "stream_seconds": stream_seconds,
+        "redis": redis,
+        "languages": _language_maps(),
+        "upstream": "\n".join(f"    server {app};" for app in apps),
+        "listen": listen,
+        "publish": publish,
+    }
+    return _NginxTemplate(TEMPLATE.read_text()).substitute(blanks)
 
-  server {{
-    listen {listen} backlog=4096;
-    # Every place below, the app's own files too. A request refused by one limit is
-    # not counted by those after it, so a client refused by its own limit leaves the
-    # address's ceiling to the phones beside it.
-    limit_conn phone_holds {PHONE_HOLDS};
-    limit_conn stranger_holds {STRANGER_HOLDS};
-    limit_conn address_holds {ADDRESS_HOLDS};
-    limit_conn stranger_bodies {STRANGER_BODIES};
-    limit_req zone=phone_asks burst={PHONE_BURST} nodelay;
-    limit_req zone=stranger_asks burst={STRANGER_BURST} nodelay;
-    limit_req zone=address_asks burst={ADDRESS_BURST} nodelay;
 
-    location / {{
-{to_app}
-    }}
-    # A stream the app allowed (X-Accel-Redirect): held here, never by the app.
-    location ~ ^/_streams/([a-z]+-[0-9]+)$ {{
-      internal;
-      nchan_subscriber eventsource;
-      nchan_channel_id $1;
-      # A comment every 30 s keeps a quiet stream open through routers that drop
-      # idle connections.
-      nchan_eventsource_ping_interval 30;
-      nchan_subscriber_timeout {stream_seconds}s;
-    }}
-    # The front's refusals in the phone's language, as the app words them: a page
-    # written for each language when the front starts (refusal_pages).
-    error_page 413 /_front/too-large;
-    error_page 503 /_front/busy;
-    location = /_front/too-large {{
-      internal;
-      root {folder / "words"};
-      default_type text/plain;
-      charset utf-8;
-      try_files /too-large.$language.txt =413;
-    }}
-    location = /_front/busy {{
-      internal;
-      root {folder / "words"};
-      default_type text/plain;
-      charset utf-8;
-      add_header Retry-After 2 always;
-      try_files /busy.$language.txt =503;
-    }}
-  }}
+class _NginxTemplate(string.Template):
+    """``{{ name }}`` blanks: nginx's own ``$variables`` and braces stay as written,
+    and a blank with no value, or one misspelled, is an error, never left in."""
 
-  # Where the app publishes: loopback only.
-  server {{
-    listen {publish};
-    location ~ ^/([a-z]+-[0-9]+)$ {{
-      nchan_publisher;
-      nchan_channel_id $1;
-    }}
-  }}
-}}
-"""
+    pattern = r"""
+    \{\{\s*(?:
+      (?P<named>[a-z_]+)\s*\}\}
+      | (?P<braced>(?!))
+      | (?P<escaped>(?!))
+      | (?P<invalid>)
+    )"""
 
 
 # The cookie a signed-in phone's pass comes in: "<id>.<expires>.<signature>".

@@ -236,15 +236,20 @@ def test_a_seventh_client_behind_the_tables_router_does_not_stop_the_table(behin
 def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_the_front):
     flood = Flood(behind_the_front, "127.0.4.1", 300)
     try:
-        time.sleep(1)
-        with from_address("127.0.4.1", behind_the_front) as sock:
-            sock.sendall(
-                b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: nl\r\n"
-                b"Connection: close\r\n\r\n"
-            )
-            answer = b""
-            while chunk := sock.recv(4096):
-                answer += chunk
+        # Once the flood holds past the address's limit (a busy machine opens its
+        # connections more slowly).
+        deadline = time.monotonic() + 10
+        answer = b""
+        while not answer.startswith(b"HTTP/1.1 503") and time.monotonic() < deadline:
+            time.sleep(0.5)
+            with from_address("127.0.4.1", behind_the_front) as sock:
+                sock.sendall(
+                    b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: nl\r\n"
+                    b"Connection: close\r\n\r\n"
+                )
+                answer = b""
+                while chunk := sock.recv(4096):
+                    answer += chunk
     finally:
         flood.close()
     assert answer.startswith(b"HTTP/1.1 503")
@@ -252,6 +257,16 @@ def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_
     dutch = in_language(BUSY, "nl")
     assert dutch != BUSY
     assert dutch.encode() in answer
+
+
+def refused_soon(address: str, port: int, headers: str = "") -> int:
+    """The status of a page asked from ``address`` once a flood from there holds past
+    its limit (a busy machine opens the flood's connections more slowly): 503, or the
+    last status asked within 10 s."""
+    deadline = time.monotonic() + 10
+    while (status := status_from(address, port, headers)) != 503 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return status
 
 
 def status_from(address: str, port: int, headers: str = "") -> int:
@@ -270,10 +285,9 @@ def test_behind_a_load_balancer_the_limits_count_phones_not_the_balancer(transac
     greedy = Flood(port, balancer, 300, "X-Forwarded-For: 203.0.113.9\r\n")
     liar = Flood(port, elsewhere, 300, "X-Forwarded-For: 203.0.113.77\r\n")
     try:
-        time.sleep(1)
-        assert status_from(balancer, port, "X-Forwarded-For: 203.0.113.9\r\n") == 503
+        assert refused_soon(balancer, port, "X-Forwarded-For: 203.0.113.9\r\n") == 503
         assert status_from(balancer, port, "X-Forwarded-For: 203.0.113.10\r\n") == 200
-        assert status_from(elsewhere, port, "X-Forwarded-For: 203.0.113.11\r\n") == 503
+        assert refused_soon(elsewhere, port, "X-Forwarded-For: 203.0.113.11\r\n") == 503
     finally:
         greedy.close()
         liar.close()

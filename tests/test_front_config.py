@@ -198,3 +198,19 @@ def test_a_front_that_dies_now_and_then_is_always_started_again(capsys):
     serve.keep_the_front(front_here, clock=clock, stop_server=lambda: stopped.append(1))
     assert stopped == []
     assert front_here.restarts >= 3
+
+
+def test_the_configuration_is_the_template_file_with_every_blank_filled():
+    text = written(redis_url="redis://127.0.0.1:6379/0", trusted_proxies=["10.0.0.1"])
+    assert "{{" not in text and "}}" not in text
+    # Every line of the file but its blanks' is given to nginx as it is written there.
+    for line in front.TEMPLATE.read_text().splitlines():
+        if "{{" not in line:
+            assert line in text, line
+
+
+def test_a_blank_without_a_value_is_an_error_never_left_in():
+    with pytest.raises(KeyError):
+        front._NginxTemplate("listen {{ listen }};\nroot {{ nowhere }};").substitute(listen="80")
+    with pytest.raises(ValueError):
+        front._NginxTemplate("listen {{ Listen! }};").substitute(listen="80")
