@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, Count, Max, Q, Sum, When
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -143,16 +143,17 @@ class Group(models.Model):
     def has_member(self, user: "User") -> bool:
         return self.memberships.current().filter(user=user).exists()
 
-    def keeper(self) -> "User | None":
+    def keeper(self, members: "list[Membership] | None" = None) -> "User | None":
         """Who may remove a member: the person who started the group while they are in
-        it, else whoever has been in it longest (one query); None for a group with no
-        member left."""
-        memberships = self.current_memberships()
-        if self.created_by_id is not None:
-            started_it = Case(When(user_id=self.created_by_id, then=0), default=1)
-            memberships = memberships.order_by(started_it, "joined_at", "pk")
-        first = memberships.first()
-        return first.user if first is not None else None
+        it, else whoever has been in it longest; None for a group with no member left.
+        From ``members``, the current memberships oldest first, when the caller read
+        them already, else in one query."""
+        if members is None:
+            members = list(self.current_memberships())
+        for membership in members:
+            if membership.user_id == self.created_by_id:
+                return membership.user
+        return members[0].user if members else None
 
     def nights_version(self) -> str:
         """The fingerprint of the group's nights (see :func:`nights_version`), read

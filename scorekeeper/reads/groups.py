@@ -86,12 +86,13 @@ def group_page(group: Group, base_url: str, reader: User, *, before: int | None 
     page at a time, from just after the night ``before``), what is still owed across
     them and what was paid, and the invitation at ``base_url`` with its QR code."""
     link = group.invite_url(base_url)
-    keeper = group.keeper()
+    members = current_members(group)
+    keeper = group.keeper(members)
     return {
         "group": group,
         "keeper": keeper,
         "may_remove": keeper == reader,
-        "members": current_members(group),
+        "members": members,
         # Whom the reader may sign in on a new phone: who sat at a night with them.
         "table_mates": table_mates(reader),
         "invite_url": link,

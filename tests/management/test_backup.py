@@ -45,7 +45,11 @@ def played_site():
     )
     first_seats = seats_of(first)
     mark_paid(
-        night=first, payer=first_seats["Chris"], payee=first_seats["Bram"], cents=70, marked_by=anna
+        night=first,
+        payer=first_seats["Chris"],
+        payee=first_seats["Bram"],
+        cents=70,
+        marked_by=first_seats["Bram"].user,
     )
     owed = owed_across_nights(group)
     payment = owed.payments[0]

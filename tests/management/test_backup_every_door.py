@@ -14,13 +14,15 @@ PostgreSQL in make test's PostgreSQL pass (the test marked ``database``).
 import contextlib
 import random
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -356,9 +358,15 @@ history = st.lists(
 )
 
 
-def pages(group: Group) -> dict[str, str]:
+def pages(group: Group, at: datetime) -> dict[str, str]:
     """Every page a member reads of the group, its members and its nights, and both
-    exports, as Anna's phone gets them."""
+    exports, as Anna's phone gets them at the moment ``at`` (a page says "changed 3
+    seconds ago")."""
+    with mock.patch.object(timezone, "now", return_value=at):
+        return _pages(group)
+
+
+def _pages(group: Group) -> dict[str, str]:
     client = log_in(Client(), "Anna")
     # Not the account page: it lists the phones signed in, this client's among them,
     # and a restore signs every phone out.
@@ -394,12 +402,13 @@ def a_group_backed_up_and_restored(doors, tmp_path) -> None:
         # A refused door: the page would have said why, and nothing was written.
         with contextlib.suppress(Refused):
             door(table)
-    before = pages(table.group)
+    read_at = timezone.now()
+    before = pages(table.group, read_at)
     path = tmp_path / "site.json"
     call_command("backup", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
     empty_the_database()
     call_command("restore", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
-    after = pages(table.group)
+    after = pages(table.group, read_at)
     assert after.keys() == before.keys()
     for url, page in before.items():
         assert after[url] == page, url
