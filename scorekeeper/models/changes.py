@@ -52,6 +52,9 @@ class Change(models.Model):
         PAY_DETAILS = "pay_details"
         NIGHTS_IMPORTED = "nights_imported"
         MEMBER_REMOVED = "member_removed"
+        SEASON_ADDED = "season_added"
+        SEASON_REMOVED = "season_removed"
+        INVITE_LINK_REPLACED = "invite_link_replaced"
         # Who is signed in as whom: on the record of every group the person is in
         SIGNED_IN_BY_CODE = "signed_in_by_code"
         PASSWORD_SET = "password_set"

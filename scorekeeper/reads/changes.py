@@ -122,7 +122,12 @@ Words = Callable[[str, dict], str]
 
 _SENTENCES: dict[Change.Kind, Words] = {
     Change.Kind.NIGHT_STARTED: lambda by, v: (
-        _("%(by)s started the night of %(date)s.") % {"by": by, "date": _date(v)}
+        (
+            _("%(by)s started the night of %(date)s, with the seats drawn.")
+            if v.get("drawn")
+            else _("%(by)s started the night of %(date)s.")
+        )
+        % {"by": by, "date": _date(v)}
     ),
     Change.Kind.TOTAL_FOR: lambda by, v: (
         _("%(by)s entered %(points)d for %(name)s in round %(round)d.")
@@ -220,6 +225,17 @@ _SENTENCES: dict[Change.Kind, Words] = {
     ),
     Change.Kind.MEMBER_REMOVED: lambda by, v: (
         _("%(by)s removed %(name)s from the group.") % {"by": by, "name": v["name"]}
+    ),
+    Change.Kind.SEASON_ADDED: lambda by, v: (
+        _("%(by)s added the season %(name)s, from %(date)s.")
+        % {"by": by, "name": v["name"], "date": _date(v)}
+    ),
+    Change.Kind.SEASON_REMOVED: lambda by, v: (
+        _("%(by)s removed the season %(name)s: its nights count in the season before it.")
+        % {"by": by, "name": v["name"]}
+    ),
+    Change.Kind.INVITE_LINK_REPLACED: lambda by, v: (
+        _("%(by)s replaced the invitation link: the old one no longer works.") % {"by": by}
     ),
     Change.Kind.SIGNED_IN_BY_CODE: lambda by, v: _signed_in(by, v),
     Change.Kind.PASSWORD_SET: lambda by, v: (

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.models import Change, Group, Membership, RetiredCode, User, new_invite_token
 from scorekeeper.ofc import HOUSE_RULES, TABLE_RULES, RuleError, RuleKind
 from scorekeeper.services.errors import LookAlike, Refused, checked_name
-from scorekeeper.services.locks import group_change, lock_group, record
+from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
     has_hidden_characters,
@@ -150,18 +150,25 @@ def remove_member(*, group: Group, member: User, by: User) -> None:
 
 @transaction.atomic
 def replace_invite_link(
-    *, group: Group, valid_for: timedelta | None = None, uses: int | None = None
+    *,
+    group: Group,
+    by: User | None = None,
+    valid_for: timedelta | None = None,
+    uses: int | None = None,
 ) -> Group:
-    """A new link; the old one stops working at once. The new one stops by itself
-    after ``valid_for``, or once ``uses`` people joined through it (None: never)."""
+    """A new link, made by ``by`` (None: the server's owner); the old one stops working
+    at once. The new one stops by itself after ``valid_for``, or once ``uses`` people
+    joined through it (None: never)."""
     if uses is not None and uses < 1:
         raise Refused(_("A link must let at least one person join."))
-    lock_group(group.pk)
-    RetiredCode.objects.get_or_create(code=group.invite_token, defaults={"group": group})
-    group.invite_token = new_invite_token()
-    group.invite_expires_at = timezone.now() + valid_for if valid_for else None
-    group.invite_uses_left = uses
-    group.save(update_fields=["invite_token", "invite_expires_at", "invite_uses_left"])
+    with group_change(group, by=by):
+        RetiredCode.objects.get_or_create(code=group.invite_token, defaults={"group": group})
+        group.invite_token = new_invite_token()
+        group.invite_expires_at = timezone.now() + valid_for if valid_for else None
+        group.invite_uses_left = uses
+        group.save(update_fields=["invite_token", "invite_expires_at", "invite_uses_left"])
+        # Never the code itself: the record is read by every member, former ones too.
+        record(Change.Kind.INVITE_LINK_REPLACED)
     return group
 
 

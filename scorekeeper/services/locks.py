@@ -266,7 +266,10 @@ def nights_change(group: Group, *, by: User, may: GroupRule) -> Iterator[NightsT
     if night_ids:
         store_money(touched.money)
         Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)
-        push.after_commit(night_ids=night_ids, group_ids=[locked.pk])
+        # Their settlements hear it on the group's channel: one message, however many
+        # nights; only a running night's own pages listen on its channel (services/push.py).
+        running = Night.objects.filter(pk__in=night_ids, ended_at__isnull=True)
+        push.after_commit(night_ids=running.values_list("pk", flat=True), group_ids=[locked.pk])
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.converters import new_link_token
-from scorekeeper.models import Change, Group, Night, Round, Seat, User
+from scorekeeper.models import Change, Group, Night, Round, Seat, SeatDraw, User
 from scorekeeper.ofc import HOUSE_RULES, PRESETS, TABLE_RULES
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import (
@@ -50,11 +50,14 @@ def start_night(
     first_dealer: int,
     loss_cap_cents: int | None = None,
     beside_running: bool = False,
+    drawn: bool = False,
 ) -> Night:
     """Open a night with its seats in clockwise order; `first_dealer` indexes `seats`.
 
     A night already running in the group is usually the same table tapped twice, so a
-    second one needs `beside_running` (a second table the same evening).
+    second one needs `beside_running` (a second table the same evening). `drawn`: the
+    app drew the seats and the first dealer (services/seat_draws.py), which every phone
+    and the record say.
     """
     with group_change(group, by=started_by):  # one start at a time
         running = group.nights.filter(ended_at__isnull=True).select_related("started_by").first()
@@ -124,7 +127,11 @@ def start_night(
         group.default_rules = {name: value for name, value in rules.items() if name in HOUSE_RULES}
         group.default_point_cents = point_cents
         group.save(update_fields=["default_game", "default_rules", "default_point_cents"])
-        record(Change.Kind.NIGHT_STARTED, of_night=night, date=started_on(night))
+        if drawn:
+            SeatDraw.objects.create(night=night)
+            record(Change.Kind.NIGHT_STARTED, of_night=night, date=started_on(night), drawn=True)
+        else:
+            record(Change.Kind.NIGHT_STARTED, of_night=night, date=started_on(night))
         return night
 
 

@@ -51,17 +51,17 @@ def save_pay_details(
         }
     except (BadIban, BadLink, ValueError):
         raise Refused(_("Those payment details could not be saved: check each field.")) from None
-    # A refusal below takes back the row made here with the rest of the transaction.
-    details, _created = PayDetails.objects.select_for_update().get_or_create(user=user)
-    details.holder, details.iban, details.bic = holder, iban, bic
-    for name in LINK_FIELDS:
-        setattr(details, name, checked.get(name, ""))
-    details.updated_at = timezone.now()
-    try:
-        details.full_clean(validate_unique=False)
-    except ValidationError as problem:
-        raise Refused(sentences(problem.messages)) from None
     with member_change(user):
+        # A refusal below takes back the row made here with the rest of the transaction.
+        details, _created = PayDetails.objects.select_for_update().get_or_create(user=user)
+        details.holder, details.iban, details.bic = holder, iban, bic
+        for name in LINK_FIELDS:
+            setattr(details, name, checked.get(name, ""))
+        details.updated_at = timezone.now()
+        try:
+            details.full_clean(validate_unique=False)
+        except ValidationError as problem:
+            raise Refused(sentences(problem.messages)) from None
         details.save()
         record(Change.Kind.PAY_DETAILS, name=user.name)  # that they changed, never the values
     return details

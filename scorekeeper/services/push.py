@@ -5,18 +5,24 @@ channel. The stream is asked of an ordinary Django view, which checks who may li
 as the page does and then hands the connection to the front with ``X-Accel-Redirect``
 (:func:`hand_to_the_front`): nginx's Nchan module holds it from there, so a waiting
 phone costs the app no thread and no database connection. When a door's transaction
-commits, :func:`after_commit` publishes the channel's new version ("version 58") to the
-front, which sends it down every stream on the channel; the page then asks for its
-fragment as it always did, through the same view and the same access rule.
+commits, :func:`after_commit` publishes each changed channel's new version once
+("version 58") to the front, which sends it down every stream on the channel; the page
+then asks for its fragment as it always did, through the same view and the same access
+rule. The versions are read on the request's thread, just after the commit; the posts
+go out from a thread of their own (:mod:`scorekeeper.site.publisher`), so a front that
+hangs costs a save nothing.
+
+A night's own pages (the night, its cards, its big screen) listen on the night's
+channel; the group page and every settlement listen on the group's, where each change
+to any of its nights is published too. So a change across nights (a payment that
+clears 300 finished nights) is one message on the group's channel, plus one for each
+of those nights still running, whose own pages show it.
 
 Without a front (settings.PUSH_URL empty: `make run` on a machine with no nginx, or the
 tests' own servers), nothing is published, a stream is answered 204 (an EventSource
 stops there), and the pages poll every 2 s as before.
 """
 
-import logging
-import urllib.error
-import urllib.request
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -24,14 +30,10 @@ from django.db import transaction
 from django.http import HttpResponse
 
 from scorekeeper.models import Group, Night
-
-log = logging.getLogger(__name__)
+from scorekeeper.site.publisher import publisher
 
 # Where the front takes a stream handed over by the app (nginx's internal location).
 STREAMS_AT = "/_streams/"
-# A publish waits this long at most: a front that does not answer must not hold a
-# save's answer (the phones' rare poll still brings the change).
-PUBLISH_SECONDS = 1.0
 
 
 def is_on() -> bool:
@@ -68,9 +70,10 @@ def after_commit(*, night_ids: Iterable[int] = (), group_ids: Iterable[int] = ()
 
 
 def publish(night_ids: list[int], group_ids: list[int]) -> None:
-    """The versions as committed, read now: two saves committed close together may
-    publish in either order, and each phone compares what it is told with what it
-    shows, so an older version arriving late costs one empty poll, never a wrong page."""
+    """The versions as committed, read now (a query for the nights, one per group) and
+    handed to the publishing thread: two saves committed close together may publish in
+    either order, and each phone compares what it is told with what it shows, so an
+    older version arriving late costs one empty poll, never a wrong page."""
     versions = Night.objects.filter(pk__in=night_ids).order_by().values_list("pk", "version")
     for night_id, version in versions:
         _send(night_channel(night_id), str(version))
@@ -81,15 +84,4 @@ def publish(night_ids: list[int], group_ids: list[int]) -> None:
 
 
 def _send(channel: str, version: str) -> None:
-    request = urllib.request.Request(
-        settings.PUSH_URL.rstrip("/") + "/" + channel,
-        data=f"version {version}".encode(),
-        method="POST",
-        headers={"Content-Type": "text/plain"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=PUBLISH_SECONDS) as answer:
-            answer.read()
-    except (OSError, urllib.error.URLError) as problem:
-        # The change is saved; the phones' rare poll shows it within 30 s.
-        log.warning("Could not publish %s to the front: %s", channel, problem)
+    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, f"version {version}")

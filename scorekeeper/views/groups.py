@@ -108,7 +108,10 @@ def group_new_link(request: AuthenticatedRequest, group_id: int) -> HttpResponse
     form = InviteLinkForm(request.POST)
     if form.is_valid():
         group_services.replace_invite_link(
-            group=group, valid_for=form.lifetime(), uses=form.cleaned_data["uses"]
+            group=group,
+            by=request.user,
+            valid_for=form.lifetime(),
+            uses=form.cleaned_data["uses"],
         )
     return redirect(reverse("group_detail", args=[group.pk]) + "#invite")
 

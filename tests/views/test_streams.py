@@ -272,6 +272,13 @@ def pages(client, login, night: Night) -> dict[str, tuple[Elements, str, str]]:
         "night": (reverse("night_detail", args=[night.pk]), "live", "night_stream", night.pk),
         "group": (reverse("group_detail", args=[night.group_id]), "live", "group_stream", None),
         "screen": (reverse("night_screen", args=[night.pk]), "screen", "night_stream", night.pk),
+        # The group's: a change across nights is one message there (services/push.py).
+        "settlement": (
+            reverse("night_settle", args=[night.pk]),
+            "settlement-live",
+            "group_stream",
+            None,
+        ),
     }
     shown = {}
     for page, (url, element, stream, arg) in asked.items():
