@@ -82,6 +82,10 @@ def test_a_hostile_file_is_answered_in_words_within_two_seconds(name, client, lo
         answers.append(client.post(url, {"file": csv_file(data)}))
 
     took, pause = longest_pause_beside(post)
+    if took >= 2.0 or pause >= 0.2:
+        # Once more: a busy machine's stall does not come back at the same place, a
+        # reader that holds the server does.
+        took, pause = longest_pause_beside(post)
     page = answers[0].content.decode()
     assert answers[0].status_code == 200
     assert any(words in page for words in WORDS), page[-3000:]
