@@ -107,7 +107,7 @@ PYTEST := $(BIN)/pytest -p no:cacheprovider
 # tests of the database's own behaviour (marked database: threads, locks, migrations,
 # query counts, which make test runs on both databases; they are a third of the time).
 # `make quick QUICK="not slow"` keeps those.
-NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_front.py tests/test_many_nodes.py \
+NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_front.py tests/test_front_attacks.py tests/test_many_nodes.py \
 	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py \
 	tests/test_benchmarks.py
 QUICK ?= not slow and not database
@@ -130,6 +130,7 @@ quick: setup-dev
 SQLITE_WORKERS ?= 4
 POSTGRES_WORKERS ?= 1
 
+test: export OFCBOARD_HYPOTHESIS = ci
 test: setup-dev chromium webkit front axe
 	@started=$$(date +%s); mkdir -p test-results; \
 	cache=$$(.ci/redis) && database=$$(.ci/postgres) || exit 1; \
