@@ -92,13 +92,22 @@
       }
       return;
     }
-    if (active && active !== document.body) return;
+    if (active && active !== document.body && shown(active)) return;
     let target = null;
     if (id === "entry-form") target = field;
     else if (focused && focused.id && document.getElementById(focused.id)) target = document.getElementById(focused.id);
     else if (focused && focused.inEntry) target = field;
     if (target) focusOn(target);
+    // What had focus went out of sight with the swap (the card picker of a round that
+    // went through): the swapped area's first link or button takes it.
+    const area = id ? document.getElementById(id) : null;
+    const lost = document.activeElement === document.body || !shown(document.activeElement);
+    const next = area && area.querySelector("a[href], button");
+    if (focused && lost && next) focusOn(next);
   }
+
+  // Not taken off the page's layout (an older browser without checkVisibility: assumed).
+  const shown = (element) => !element.checkVisibility || element.checkVisibility();
 
   function focusOn(target) {
     if (!target.matches("a, button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
