@@ -58,7 +58,13 @@ from scorekeeper.ofc import (
     score_board,
     score_table,
 )
-from scorekeeper.services.entry_keys import KEY_USED, save_entry, slot_or_earlier_save
+from scorekeeper.services.entry_keys import (
+    KEY_USED,
+    GoneThrough,
+    NotOpen,
+    save_entry,
+    slot_or_earlier_save,
+)
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import as_play, night_change, record
 from scorekeeper.services.rounds import check_points, close_round_if_complete
@@ -194,17 +200,24 @@ def record_board(
     ``points`` is the seat's typed total, for a mixed round; without it the board
     waits until every seat's cards are in. Then the engine counts the whole table
     and the round goes through. ``key``, made on the phone, makes a board sent
-    again (saved offline, retried) count once, as for a total.
+    again (saved offline, retried) count once, as for a total. Cards for a round
+    that went through before they arrived save nothing and are refused in words,
+    which say whether the round went through with these cards (:class:`NotOpen`).
     """
     if points is not None:
         check_points(points)
-    _check_complete(board)
     with night_change(night, by=entered_by, may=None) as night:
-        slot = slot_or_earlier_save(
-            night, round_number, seat, entered_by, key, repeats=_same_cards(board)
-        )
-        if isinstance(slot, Entry):  # an earlier try of this save went through
+        try:
+            # Without a key, no board is taken for an earlier try: the words below say
+            # whether the round went through with these very cards.
+            slot = slot_or_earlier_save(
+                night, round_number, seat, entered_by, key, repeats=lambda entry: False
+            )
+        except GoneThrough as gone:
+            raise NotOpen(_cards_not_used(gone, seat, board, entered_by)) from None
+        if isinstance(slot, Entry):  # this save's key: its earlier try went through
             return _already_saved(night, seat, slot)
+        _check_complete(board)  # after the round's own refusal, which says more
         as_play()  # a board and the round going through; for someone else, recorded below
         round_, game = slot.round, slot.game
         fantasyland = round_.fantasyland_seats
@@ -245,6 +258,37 @@ def record_board(
             _keep_changed_totals(round_, before, entered_by)
         recorded = close_round_if_complete(night, round_, slot.playing, game)
         return BoardSaved(entry, result, round_recorded=recorded)
+
+
+def _cards_not_used(gone: GoneThrough, seat: Seat, board: Board, entered_by: User) -> str:
+    """Why cards set for a round that went through before they arrived were not used
+    (or that they were, when the round went through with these very cards), and where
+    the table is now: the words a total gets (``rounds._total_not_used``)."""
+    if gone.open_number is None:
+        return str(gone)
+    stored = Entry.objects.filter(
+        round__night=seat.night_id, round__number=gone.number, seat=seat
+    ).first()
+    same = stored is not None and _same_cards(board)(stored)
+    own = seat.user_id == entered_by.pk
+    if same and own:
+        text = _("Round %(number)d already went through, with your cards. Round %(open)d is open.")
+    elif same:
+        text = _(
+            "Round %(number)d already went through, with these cards for %(name)s. "
+            "Round %(open)d is open."
+        )
+    elif own:
+        text = _(
+            "Round %(number)d already went through: your cards were not used. "
+            "Round %(open)d is open."
+        )
+    else:
+        text = _(
+            "Round %(number)d already went through: these cards for %(name)s were not used. "
+            "Round %(open)d is open."
+        )
+    return text % {"number": gone.number, "open": gone.open_number, "name": seat.name}
 
 
 def _totals(round_: Round) -> dict[str, int]:

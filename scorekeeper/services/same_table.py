@@ -53,10 +53,15 @@ class LastTable:
         later = [index for index in again if sitting[index].position > self.stopped_at]
         return (later or again or [0])[0]
 
-    @property
-    def dealer(self) -> Chair | None:
-        """Who deals first when everyone of last time sits down again."""
-        return self.players[self.first_dealer(self.players)] if self.players else None
+    def sitting(self, here: Collection[str]) -> list[Chair]:
+        """The chairs ticked ``here`` (their keys), in the order they sit down: last
+        time's players in their seats, then the members added."""
+        return [chair for chair in self.players + self.others if chair.key in here]
+
+    def dealer(self, here: Collection[str]) -> Chair | None:
+        """Who deals first with those ticked ``here``; None while nobody is ticked."""
+        sitting = self.sitting(here)
+        return sitting[self.first_dealer(sitting)] if sitting else None
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,7 @@ def start_same_table(*, group: Group, started_by: User, here: Collection[str]) -
         raise Refused(
             _("Someone ticked is no longer in the group. Reload the page and tick again.")
         )
-    sitting = [chair for chair in table.players + table.others if chair.key in here]
+    sitting = table.sitting(here)
     game = table.game
     if len(sitting) < 2:
         raise Refused(_("Tick at least two players to start the night."))

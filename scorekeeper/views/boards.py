@@ -50,18 +50,16 @@ def _status_context(
     }
 
 
-def cards_too_late(number: int) -> str:
-    return _(
-        "Your cards were not saved: round %(number)d went through with the totals "
-        "that were typed before they arrived. Fix the round from its history if needed."
-    ) % {"number": number}
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def board_entry(
     request: AuthenticatedRequest, night_id: int, number: int, seat_id: int
 ) -> HttpResponse:
+    """GET: the seat's board for round ``number`` in the picker while the round is
+    open; once it went through, the board as it counted, read-only, with the way back
+    to the night. POST: the board saved (services.boards.record_board), or refused in
+    words with nothing saved; cards for a round that went through meanwhile are
+    refused so, and the page then shows the board as it counted, not the form."""
     night = member_night(request, night_id)
     round_ = get_object_or_404(night.rounds.select_related("dealer"), number=number)
     seat = get_object_or_404(night.seats, pk=seat_id)
@@ -94,11 +92,12 @@ def board_entry(
             except Refused as error:
                 if queued(request):
                     return refused_reply(str(error))
-                form.add_error(None, str(error))
                 round_.refresh_from_db()
                 if round_.is_recorded:
-                    # The page then shows the round's result, not the refused form.
-                    messages.error(request, cards_too_late(number))
+                    # The page shows the board as the round counted it, and no form.
+                    messages.error(request, str(error))
+                else:
+                    form.add_error(None, str(error))
             else:
                 if saved.round_recorded:
                     messages.success(

@@ -4,8 +4,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.forms.same_table import WhoIsHereForm
 from scorekeeper.i18n import language
@@ -17,20 +20,29 @@ from scorekeeper.views.access import AuthenticatedRequest, member_group
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@vary_on_headers("HX-Request")
 def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     """GET: last time's players ticked in their seats, the button where it will start,
     the game and the stake, and the members who did not play then. POST: the night
     starts with those ticked, and says who was left out; a refusal is said on the page
     with the ticks kept. With no finished night, or one still running, the start page
-    says why."""
+    says why.
+
+    htmx asks again (a GET with the ticks) each time a box is ticked or unticked, and
+    gets only who deals first with those ticks, the dealer line and the mark beside
+    the name."""
     group = member_group(request, group_id)
     try:
         table = last_table(group)
     except Refused as error:
         messages.error(request, str(error))
+        if request.htmx:  # the whole page goes, not only the dealer line
+            return HttpResponseClientRedirect(reverse("night_start", args=[group.pk]))
         return redirect("night_start", group_id=group.pk)
+    # htmx's GET carries the ticks as they are now; none ticked is no query at all.
+    refresh = bool(request.htmx) and request.method == "GET"
     form = WhoIsHereForm(
-        request.POST or None,
+        request.GET if refresh else request.POST or None,
         choices=[(chair.key, chair.name) for chair in table.players + table.others],
         ticked=[chair.key for chair in table.players],
     )
@@ -65,6 +77,9 @@ def night_same_table(request: AuthenticatedRequest, group_id: int) -> HttpRespon
         "form": form,
         "players": [(chair, chair.key in ticked) for chair in table.players],
         "others": [(chair, chair.key in ticked) for chair in table.others],
-        "dealer": table.dealer,
+        "dealer": table.dealer(ticked),
     }
+    if refresh:
+        context["chairs"] = table.players + table.others
+        return render(request, "scorekeeper/same_table.html#dealer-note", context)
     return render(request, "scorekeeper/same_table.html", context)

@@ -61,7 +61,7 @@
     const active = document.activeElement;
     const entry = document.getElementById("entry-form");
     focused = active && active !== document.body
-      ? { id: active.id, inEntry: Boolean(entry && entry.contains(active)) } : null;
+      ? { id: active.id, inEntry: Boolean(entry && entry.contains(active)), element: active } : null;
   });
 
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -92,13 +92,24 @@
       }
       return;
     }
-    if (active && active !== document.body) return;
+    if (active && active !== document.body && shown(active)) return;
     let target = null;
     if (id === "entry-form") target = field;
     else if (focused && focused.id && document.getElementById(focused.id)) target = document.getElementById(focused.id);
     else if (focused && focused.inEntry) target = field;
     if (target) focusOn(target);
+    // What had focus is still on the page but went out of sight with the swap (the
+    // card picker of a round that went through): the swapped area's first link or
+    // button takes it.
+    const area = id ? document.getElementById(id) : null;
+    const hidden = focused && focused.element.isConnected && !shown(focused.element);
+    const lost = document.activeElement === document.body || !shown(document.activeElement);
+    const next = area && area.querySelector("a[href], button");
+    if (hidden && lost && next) focusOn(next);
   }
+
+  // Not taken off the page's layout (an older browser without checkVisibility: assumed).
+  const shown = (element) => !element.checkVisibility || element.checkVisibility();
 
   function focusOn(target) {
     if (!target.matches("a, button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");

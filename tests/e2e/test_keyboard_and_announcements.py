@@ -3,16 +3,20 @@
 A screen reader hears what the DOM says: each card's name in words, how full a row
 is, which card is held, whose board holds a card; the page's one polite live region
 (#announce) says what another phone saved or that the round went through; and after
-Save, focus is on the line that says what was saved.
+Save, focus is on the line that says what was saved. On "Who's here tonight?", who
+deals first follows each tick, on the page and in the same region.
 """
 
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.helpers import enter, make_night, seats_of, set_cards
+from tests.helpers import enter, finish, make_night, play, seats_of, set_cards
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "who-is-here"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -178,3 +182,35 @@ def test_another_phones_total_is_said_in_words_and_focus_stays_on_the_saved_line
         re.compile(r"^Round 1 went through\. Waiting for "), timeout=4_000
     )
     assert anna.evaluate("document.activeElement !== document.body")
+
+
+def test_who_deals_first_follows_the_ticks_on_who_is_here(log_in_phone, live_server):
+    # Bram dealt the last hand: Cora, one seat on, would deal first tonight.
+    night = make_night(("Anna", "Bram", "Cora"), dealer=1)
+    last = finish(play(night, {"Anna": 1, "Bram": -1, "Cora": 0}))
+    anna = log_in_phone(last.seats.get(name="Anna").user)
+    anna.goto(reverse("night_same_table", args=[last.group_id]))
+    line = anna.get_by_test_id("button-note")
+    expect(line).to_have_text("The button moves one seat on from last time: Cora deals first.")
+
+    anna.get_by_role("checkbox", name=re.compile("Cora")).uncheck()
+    expect(line).to_have_text("The button moves one seat on from last time: Anna deals first.")
+    # The mark beside the name moved with it, and the region said the new line.
+    expect(anna.get_by_test_id("button-on")).to_have_count(1)
+    expect(anna.locator("label", has=anna.get_by_test_id("button-on"))).to_contain_text("Anna")
+    expect(anna.locator("#announce")).to_have_text(
+        "The button moves one seat on from last time: Anna deals first."
+    )
+    expect(anna.get_by_role("checkbox", name=re.compile("Cora"))).to_be_focused()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (390, 360):
+        anna.set_viewport_size({"width": width, "height": 844})
+        for scheme in ("light", "dark"):
+            anna.emulate_media(color_scheme=scheme)
+            anna.screenshot(path=str(SHOTS / f"{width}-{scheme}.png"), full_page=True)
+
+    # Started as ticked, the night's first round is Anna's to deal, as the line said.
+    anna.get_by_role("button", name="Start the night").click()
+    anna.wait_for_url("**/nights/*/")
+    night = last.group.nights.exclude(pk=last.pk).get()
+    assert night.rounds.get().dealer.name == "Anna"

@@ -1,11 +1,15 @@
 """The group page and the card page follow the table without a reload, like the night page."""
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import Night, User
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "card-page-gone-through"
 
 # The rules' worked example: Anna a flush bottom, Bram kings on top, Chris fouls.
 ANNA = ("2c 3d 4h", "Qs Qd 5c 5d 9s", "Ah Jh 8h 6h 3h")
@@ -144,14 +148,42 @@ def test_the_card_page_follows_the_other_seats_and_the_round_going_through(
     expect(status).to_have_text("Round 1 went through: +7.")
     expect(phones["Bram"].get_by_test_id("board-status")).to_have_text("Round 1 went through: +17.")
     assert was_not_reloaded(anna)
-    # Only the status area changed: the cards Anna was typing are still in their box.
+    # The cards Anna was typing are still in their box, but the picker and its Save
+    # went with the round: her board is shown as it counted, and the way back to the
+    # night took the focus the hidden box had.
     expect(anna.locator("#id_top")).to_have_value("2c 3d")
+    expect(anna.get_by_role("button", name="Save cards")).to_be_hidden()
+    expect(anna.locator("form[data-picker]")).to_be_hidden()
+    back = anna.get_by_test_id("board-result").get_by_role("link", name="Back to the night")
+    expect(back).to_be_focused()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (390, 360):
+        anna.set_viewport_size({"width": width, "height": 844})
+        for scheme in ("light", "dark"):
+            anna.emulate_media(color_scheme=scheme)
+            anna.screenshot(path=str(SHOTS / f"{width}-{scheme}.png"), full_page=True)
+    anna.set_viewport_size({"width": 390, "height": 844})
 
     # Nothing more to wait for: her phone stops asking.
     asked = len(polls)
     anna.wait_for_timeout(2_500)  # longer than one poll interval
     assert len(polls) == asked
 
-    anna.get_by_test_id("board-result").get_by_role("link", name="Back to the night").click()
+    # Her half-typed board posted anyway (as the phone's queue does once the server
+    # says no): refused in words, her board as it counted still shown.
+    anna.evaluate("document.querySelector('form[data-picker]').submit()")
+    expect(anna.locator("#messages")).to_have_text(
+        "Round 1 already went through: your cards were not used. Round 2 is open."
+    )
+    expect(anna.get_by_test_id("board-status")).to_have_text("Round 1 went through: +7.")
+    expect(anna.get_by_role("button", name="Save cards")).to_have_count(0)
+    for width in (390, 360):
+        anna.set_viewport_size({"width": width, "height": 844})
+        for scheme in ("light", "dark"):
+            anna.emulate_media(color_scheme=scheme)
+            anna.screenshot(path=str(SHOTS / f"refused-{width}-{scheme}.png"), full_page=True)
+    anna.set_viewport_size({"width": 390, "height": 844})
+    back = anna.get_by_test_id("board-result").get_by_role("link", name="Back to the night")
+    back.click()
     anna.wait_for_url(f"**/nights/{night.pk}/")
     expect(anna.locator(".round-no")).to_have_text("Round 2")

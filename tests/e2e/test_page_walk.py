@@ -323,6 +323,7 @@ def build_states():
         "home": (reverse("home") + "?stay=1", True),
         "group": (reverse("group_detail", args=[first.pk]), True),
         "start a night": (reverse("night_start", args=[done.group.pk]), True),
+        "who is here": (reverse("night_same_table", args=[done.group.pk]), True),
         "night, empty": (reverse("night_detail", args=[empty.pk]), True),
         "night, sum off": (reverse("night_detail", args=[sum_off.pk]), True),
         "night, after a round": (reverse("night_detail", args=[after_round.pk]), True),

@@ -37,14 +37,29 @@ def type_total(night, name, points, number=1):
     )
 
 
-def test_a_retried_last_board_is_taken_as_saved(make_night):
+def test_cards_for_a_round_that_went_through_are_refused_in_words_and_save_nothing(make_night):
     night = make_night(("Anna", "Bram"), game="pineapple")
     set_board(night, "Anna", A)
     assert set_board(night, "Bram", B).round_recorded
-    retry = set_board(night, "Bram", B)  # the answer to the first save was lost
-    assert retry.entry.points == 3 and not retry.round_recorded
-    with pytest.raises(Refused, match="already gone through"):
+    kept = list(Entry.objects.order_by("pk").values())
+    # Sent again (the answer to the first save lost, or a page left open): the words
+    # say the round went through with these very cards.
+    with pytest.raises(
+        Refused, match=r"^Round 1 already went through, with your cards\. Round 2 is open\.$"
+    ):
+        set_board(night, "Bram", B)
+    with pytest.raises(Refused, match=r"^Round 1 already went through: your cards were not used"):
         set_board(night, "Bram", {**B, "top": ["Kc", "Kd", "8s"]})
+    assert list(Entry.objects.order_by("pk").values()) == kept
+
+
+def test_a_board_sent_again_with_its_key_after_its_round_went_through_is_saved(make_night):
+    night = make_night(("Anna", "Bram"), game="pineapple")
+    set_board(night, "Anna", A)
+    key = "0123456789abcdef0123"
+    assert set_board(night, "Bram", B, key=key).round_recorded
+    retry = set_board(night, "Bram", B, key=key)  # the same save: its answer was lost
+    assert retry.entry.points == 3 and not retry.round_recorded
 
 
 def test_a_waiting_board_never_lets_a_round_through_on_its_placeholder(make_night):

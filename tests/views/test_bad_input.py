@@ -112,5 +112,5 @@ def test_cards_for_a_round_that_went_through_meanwhile_are_said_not_saved(login,
     enter(night, "Bram", -5)  # the round goes through on totals...
     response = post_board(login("Anna"), night, "Anna", CARDS)  # ...then Anna's cards arrive
     body = response.content.decode()
-    assert "Your cards were not saved: round 1 went through" in body
+    assert "Round 1 already went through: your cards were not used. Round 2 is open." in body
     assert Entry.objects.get(round__number=1, seat__name="Anna").board is None

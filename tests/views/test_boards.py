@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Entry, Round, User, parse_board
 from scorekeeper.services.boards import record_board
-from scorekeeper.services.rounds import record_entry
+from scorekeeper.services.rounds import record_entry, undo_last_round
 from scorekeeper.services.seats import leave_seat
 from tests.helpers import finish, fix_state_of, play
 
@@ -491,3 +491,90 @@ def test_a_round_through_on_typed_totals_is_said_on_a_card_page_without_a_board(
     response = client.get(poll)
     assert response.status_code == 286
     assert status_of(response.content.decode()) == "Round 1 went through: +4."
+
+
+# --- a round that went through: its card page is read-only ---------------------------
+
+
+def counted_round(night, login):
+    """Round 1 of ``night`` through on everyone's cards: Anna +7, Bram +17, and the
+    guest Gus −24 (set on Anna's phone)."""
+    for name, by, rows in (("Anna", "Anna", A), ("Bram", "Bram", B), ("Gus", "Anna", C)):
+        post_board(login(by), night, name, rows)
+    assert night.rounds.get(number=1).is_recorded
+
+
+def stored(night):
+    """Every entry of the night as stored, and the night's version."""
+    rows = Entry.objects.filter(round__night=night).order_by("pk")
+    fields = ("round_id", "seat_id", "points", "board", "client_key", "updated_at")
+    return list(rows.values_list(*fields)), night.__class__.objects.get(pk=night.pk).version
+
+
+def test_the_card_page_of_a_round_that_went_through_shows_the_board_read_only(login, make_night):
+    night = make_night(("Anna", "Bram"), guests=("Gus",), game="pineapple")
+    counted_round(night, login)
+    body = login("Anna").get(board_url(night, "Anna")).content.decode()
+    assert "data-picker" not in body and "Save cards" not in body and 'name="add"' not in body
+    assert status_of(body) == "Round 1 went through: +7."
+    result = body[body.index('id="board-result"') : body.index("</section>")]
+    for card in ("two of clubs", "queen of spades", "ace of hearts"):  # the cards as stored
+        assert f'role="img" aria-label="{card}"' in result
+    night_url = reverse("night_detail", args=[night.pk])
+    assert f'<a class="button primary" href="{night_url}">Back to the night</a>' in result
+    # The page's live part says the round is closed, so a picker left open goes too.
+    assert "data-round-closed" in result and "hx-get" not in result
+
+
+@pytest.mark.parametrize(
+    ("seat_name", "rows", "words"),
+    [
+        ("Anna", A, "Round 1 already went through, with your cards. Round 2 is open."),
+        ("Anna", B, "Round 1 already went through: your cards were not used. Round 2 is open."),
+        ("Gus", C, "Round 1 already went through, with these cards for Gus. Round 2 is open."),
+        (
+            "Gus",
+            A,
+            "Round 1 already went through: these cards for Gus were not used. Round 2 is open.",
+        ),
+    ],
+)
+def test_cards_posted_for_a_round_that_went_through_are_refused_in_words(
+    login, make_night, seat_name, rows, words
+):
+    night = make_night(("Anna", "Bram"), guests=("Gus",), game="pineapple")
+    counted_round(night, login)
+    before = stored(night)
+    anna = login("Anna")  # for herself, or for the guest on her phone
+
+    body = post_board(anna, night, seat_name, rows).content.decode()
+    assert words in body
+    assert "Cards saved." not in body and "data-picker" not in body
+    assert "Round 1 went through" in status_of(body)  # the board as counted, still shown
+    # Sent by the phone's queue, with a key of its own: the same words, as data.
+    seat = night.seats.get(name=seat_name)
+    top, middle, bottom = rows
+    data = {"round": 1, "seat": seat.pk, "top": top, "middle": middle, "bottom": bottom}
+    answer = anna.post(
+        board_url(night, seat_name),
+        {**data, "key": "0123456789abcdef0123"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert answer.status_code == 409 and answer.json() == {"saved": False, "message": words}
+    assert stored(night) == before  # nothing written, the night not bumped
+    assert not night.rounds.get(number=2).entries.exists()
+
+
+def test_a_round_reopened_by_undo_has_its_card_page_live_again(login, make_night):
+    night = make_night(("Anna", "Bram"), guests=("Gus",), game="pineapple")
+    counted_round(night, login)
+    undo_last_round(night=night, by=User.objects.get(name="Anna"))
+    anna = login("Anna")
+    body = anna.get(board_url(night, "Anna")).content.decode()
+    assert "data-picker" in body and "Save cards" in body and "data-round-closed" not in body
+    changed = ("2c 3d 5h", *A[1:])
+    body = post_board(anna, night, "Anna", changed).content.decode()
+    assert "already went through" not in body
+    assert Entry.objects.get(round__number=1, seat__name="Anna").board == parse_board(
+        dict(zip(("top", "middle", "bottom"), changed, strict=True))
+    )

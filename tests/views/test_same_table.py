@@ -167,16 +167,78 @@ def test_who_is_here_shows_last_times_table_ticked_with_the_button_and_the_early
     assert re.findall(r'class="seat-no" aria-hidden="true">(\d)<', last_time) == list("1234")
     labels = re.findall(r"<label.*?</label>", last_time, re.S)
     (early,) = [label for label in labels if 'data-testid="left-early"' in label]
-    assert '<span class="who">Bram</span>' in early and "checked" in early
+    assert '<span class="who">Bram<' in early and "checked" in early
     assert text.count("left early last time") == 1
     # Chris dealt the last hand: the button starts one seat on, with the guest Gus.
-    (button,) = re.findall(r'<span class="who">(\w+) <span class="dealer-mark"', body)
+    mark = r'<span class="who">(\w+)<span id="[^"]+"> <span class="dealer-mark"'
+    (button,) = re.findall(mark, body)
     assert button == "Gus"
     assert "The button moves one seat on from last time: Gus deals first." in text
     # The game and the stake; Eve, who did not play, is offered unticked.
     assert "OFC Standard · €0.10/pt" in text
     (also,) = re.findall(r'data-testid="also-here">(.*?)</fieldset>', body, re.S)
     assert "Eve" in also and "checked" not in also
+
+
+def dealer_line(client, group: Group, *names: str) -> tuple[str, list[str]]:
+    """What htmx brings when the boxes of ``names`` are ticked: the dealer line's words,
+    and the names each mark beside them is swapped in for (out of band)."""
+    page = client.get(reverse("night_same_table", args=[group.pk])).content.decode()
+    boxes = re.findall(r'name="here" value="([^"]+)"[^>]*>.*?"who">([^<]+)', page, re.S)
+    keys = {name: key for key, name in boxes}
+    answer = client.get(
+        reverse("night_same_table", args=[group.pk]),
+        {"here": [keys[name] for name in names]},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    (line,) = re.findall(r'<p [^>]*id="dealer-note"[^>]*>(.*?)</p>', answer, re.S)
+    marked = [
+        name
+        for name, key in keys.items()
+        if re.search(rf'id="dealer-{key}" hx-swap-oob="true"> <span class="dealer-mark"', answer)
+    ]
+    assert "<form" not in answer and answer.count('hx-swap-oob="true"') == len(keys)
+    return line, marked
+
+
+def test_the_dealer_line_follows_the_ticks(make_night, login):
+    last = bram_left_early(make_night)  # Chris dealt last; Gus sits after him
+    client = login("Anna")
+    one_on = "The button moves one seat on from last time: {} deals first."
+    assert dealer_line(client, last.group, "Anna", "Bram", "Chris", "Gus") == (
+        one_on.format("Gus"),
+        ["Gus"],
+    )
+    # Gus unticked: nobody of last time sits after Chris, so the button goes round.
+    assert dealer_line(client, last.group, "Anna", "Bram", "Chris") == (
+        one_on.format("Anna"),
+        ["Anna"],
+    )
+    assert dealer_line(client, last.group, "Bram", "Chris", "Eve") == (
+        one_on.format("Bram"),
+        ["Bram"],
+    )
+    # Only Eve, who did not play last time: she deals, and nothing moves "on".
+    assert dealer_line(client, last.group, "Eve") == ("Eve deals first.", ["Eve"])
+    # Nobody ticked: no dealer, the line is there but hidden, no mark anywhere.
+    assert dealer_line(client, last.group) == ("", [])
+
+
+def test_the_page_after_a_refusal_names_the_dealer_of_the_ticks_it_kept(make_night, login):
+    last = bram_left_early(make_night)
+    page = same_table(login("Anna"), last.group, untick=("Anna", "Bram", "Gus"))
+    assert "Tick at least two players to start the night." in text_of(page)
+    assert "The button moves one seat on from last time: Chris deals first." in text_of(page)
+    assert "Gus deals first" not in text_of(page)
+
+
+def test_the_form_asks_for_the_dealer_line_at_each_tick(make_night, login):
+    last = bram_left_early(make_night)
+    page = login("Anna").get(reverse("night_same_table", args=[last.group_id])).content.decode()
+    (form,) = re.findall(r'<form method="post"[^>]*data-testid="who-is-here"[^>]*>', page)
+    assert 'hx-trigger="change"' in form and 'hx-target="#dealer-note"' in form
+    assert f'hx-get="{reverse("night_same_table", args=[last.group_id])}"' in form
+    assert 'hx-params="here"' in form  # never the CSRF token in an address
 
 
 def test_unticked_players_are_left_out_by_name_and_a_member_can_be_added(make_night, login):
