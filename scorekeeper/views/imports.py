@@ -1,4 +1,5 @@
-"""Past nights from a spreadsheet: upload a CSV file, see what it makes, import it."""
+"""Past nights from a file: upload the app's export (CSV or JSON) or a spreadsheet's CSV,
+see what it makes, import it."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -89,6 +90,7 @@ def group_import(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
             sheet = upload.sheet
             context |= {
                 "sheet": sheet,
+                "json": upload.is_json,
                 "problems": [problem_words(problem) for problem in sheet.problems],
                 "nights": _preview(group, sheet),
             }
