@@ -17,6 +17,7 @@ so the nights owe nothing; without it, what they come to is owed like any night'
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -132,10 +133,11 @@ def import_nights(
     record keeps it, and a preview confirmed again (a second tap, the page sent again)
     is refused with :class:`AlreadyImported` instead of importing its nights twice.
     The group is locked first, so two confirmations at once import once."""
+    # Every import has a fingerprint: its nights keep it, to be taken back together.
+    preview = preview or secrets.token_hex(16)
     with group_change(group, by=by):
-        if preview:
-            _refuse_imported_before(group, preview)
-        made = _write_nights(group=group, nights=nights, by=by, settled=settled)
+        _refuse_imported_before(group, preview)
+        made = _write_nights(group=group, nights=nights, by=by, settled=settled, mark=preview)
         record(Change.Kind.NIGHTS_IMPORTED, count=len(made), settled=settled, preview=preview)
     return made
 
@@ -151,7 +153,7 @@ def _refuse_imported_before(group: Group, preview: str) -> None:
 
 
 def _write_nights(
-    *, group: Group, nights: list[SheetNight], by: User, settled: bool
+    *, group: Group, nights: list[SheetNight], by: User, settled: bool, mark: str
 ) -> list[Night]:
     if not group.has_member(by):
         raise Refused(_("%(name)s is not in this group.") % {"name": by.name})
@@ -163,6 +165,7 @@ def _write_nights(
     people = people_of(group, {name for night in nights for name in night.players})
 
     made: list[Night] = []
+    now = timezone.now()
     for sheet in nights:
         game = sheet.game or group.default_game
         started, ended = _moment(sheet)
@@ -177,6 +180,8 @@ def _write_nights(
                 started_by=by,
                 started_at=started,
                 ended_at=ended,
+                imported_at=now,
+                imported_from=mark,
             )
         )
     Night.objects.bulk_create(made)
