@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -73,10 +74,16 @@ def read_history(data: bytes, *, games: set[str] | None = None) -> Sheet:
         return Sheet(problems=(Problem(0, Kind.TOO_BIG, number=MAX_BYTES),))
     deadline = time.monotonic() + READ_SECONDS
     try:
-        document = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+        document = json.loads(
+            data.decode("utf-8-sig"),
+            parse_constant=_no_constant,
+            object_pairs_hook=_objects_until(deadline),
+        )
     except (ValueError, RecursionError, UnicodeDecodeError):
         # ValueError: not JSON, NaN, or a number of more digits than Python reads.
         return Sheet(problems=(Problem(0, Kind.NOT_JSON),))
+    except _Wrong as wrong:
+        return Sheet(problems=(wrong.problem,))
     try:
         nights = _nights(document, games or set(PRESETS), deadline)
     except _Wrong as wrong:
@@ -85,6 +92,19 @@ def read_history(data: bytes, *, games: set[str] | None = None) -> Sheet:
         key=lambda night: (night.started.timestamp() if night.started else 0, night.first_line)
     )
     return Sheet(nights=tuple(nights))
+
+
+def _objects_until(deadline: float) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """Each object of the file as a dict, made in Python: the C parser hands the
+    interpreter to the other threads (the phones' saves) between two objects, where
+    it would otherwise hold it for the whole file, and reading stops past ``deadline``."""
+
+    def made(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        if time.monotonic() > deadline:
+            raise _Wrong("", Kind.TOO_SLOW)
+        return dict(pairs)
+
+    return made
 
 
 def _no_constant(name: str) -> None:

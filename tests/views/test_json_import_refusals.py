@@ -13,6 +13,7 @@ from scorekeeper.models import Change, Night
 from scorekeeper.services.nights import end_night
 from scorekeeper.table.spreadsheet import MAX_BYTES
 from tests.helpers import body_text, log_in, make_group, make_night, play_round, set_cards
+from tests.views.test_hostile_files import longest_pause_beside
 from tests.views.test_import import upload
 
 
@@ -104,6 +105,26 @@ def test_a_broken_json_file_is_answered_in_words_and_imports_nothing(name, expor
     assert len(problems) == 1 and words in problems[0], problems
     assert "What is wrong with the file" in response.content.decode()
     assert (Night.objects.count(), Change.objects.count()) == (nights, changes)
+
+
+def test_a_file_near_the_limit_broken_at_its_end_holds_no_other_phone(export, client):
+    """Every night read before the last one's wrong value: the longest a file is read,
+    and meanwhile a thread beside it (another phone's save) waits little."""
+    night = export["nights"][0]
+    text = json.dumps(night)
+    export["nights"] = [json.loads(text) for _ in range(MAX_BYTES // len(text) - 1)]
+    data = _set(f"nights.{len(export['nights']) - 1}.currency", "EURO")(export)
+    assert MAX_BYTES * 0.9 < len(data) < MAX_BYTES
+    group = make_group("Other", members=("Anna",))
+    log_in(client, "Anna")
+    answers = []
+
+    took, pause = longest_pause_beside(lambda: answers.append(upload(client, group, data)))
+
+    assert took < 2 and pause < 0.2, (took, pause)
+    (problem,) = answers[0].context["problems"]
+    assert f"nights[{len(export['nights']) - 1}].currency is not" in problem
+    assert not Night.objects.filter(group=group).exists()
 
 
 def test_the_export_as_it_was_is_taken(export, client):
