@@ -14,7 +14,7 @@ from scorekeeper.services.nights import end_night
 from scorekeeper.table.spreadsheet import MAX_BYTES
 from tests.helpers import body_text, log_in, make_group, make_night, play_round, set_cards
 from tests.views.test_hostile_files import longest_pause_beside
-from tests.views.test_import import upload
+from tests.views.test_import import confirm, upload
 
 
 @pytest.fixture
@@ -127,11 +127,16 @@ def test_a_file_near_the_limit_broken_at_its_end_holds_no_other_phone(export, cl
     assert not Night.objects.filter(group=group).exists()
 
 
-def test_the_export_as_it_was_is_taken(export, client):
+def test_the_export_as_it_was_is_taken_once(export, client):
     group = make_group("Other", members=("Anna",))
     log_in(client, "Anna")
-    response = upload(client, group, json.dumps(export).encode())
-    assert response.context["problems"] == [] and "confirm" in response.context
+    preview = upload(client, group, json.dumps(export).encode())
+    assert preview.context["problems"] == [] and "confirm" in preview.context
+
+    assert confirm(client, group, preview).status_code == 302
+    again = confirm(client, group, preview)  # the same preview confirmed again
+    assert "These nights were imported already" in again.content.decode()
+    assert Night.objects.filter(group=group).count() == 1
 
 
 def test_the_page_says_which_files_it_takes(db, client, login):
