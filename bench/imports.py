@@ -1,5 +1,6 @@
 """Bringing a group's history in: ``manage.py restore`` of a site whose group played
-300 nights, the import of that group's CSV export (300 nights) into a new group, and
+300 nights, the import of that group's CSV export and of its JSON export (300 nights
+each) into a new group, and
 the slowest save of another phone while the worst file of the hostile set (the slowest
 to be answered) is uploaded. Run: ``.venv/bin/python bench/imports.py``.
 
@@ -52,6 +53,9 @@ def main() -> None:
         finish(night)
     client = log_in(Client(), "Anna")
     export = b"".join(client.get(reverse("group_export", args=[group.pk, "csv"])).streaming_content)
+    as_json = b"".join(
+        client.get(reverse("group_export", args=[group.pk, "json"])).streaming_content
+    )
 
     backup = Path(folder) / "site.json"
     call_command("backup", str(backup), stdout=open(os.devnull, "w"))  # noqa: SIM115
@@ -68,6 +72,16 @@ def main() -> None:
     token = preview.context["confirm"]["nights"].value()
     answer = client.post(url, {"nights": token})
     imported = time.perf_counter() - started
+    assert answer.status_code == 302, answer.status_code
+
+    from_json = make_group("From JSON", members=("Anna",))
+    json_url = reverse("group_import", args=[from_json.pk])
+    started = time.perf_counter()
+    preview = client.post(json_url, {"file": csv_file(as_json, "group.json")})
+    assert preview.context["problems"] == [], preview.context["problems"]
+    token = preview.context["confirm"]["nights"].value()
+    answer = client.post(json_url, {"nights": token})
+    imported_json = time.perf_counter() - started
     assert answer.status_code == 302, answer.status_code
 
     answers = {}
@@ -105,6 +119,10 @@ def main() -> None:
     print(
         f"import of that group's CSV export ({len(export) // 1000} KB), "
         f"upload and confirm: {imported:.2f} s"
+    )
+    print(
+        f"import of its JSON export ({len(as_json) // 1000} KB), "
+        f"upload and confirm: {imported_json:.2f} s"
     )
     print(f"hostile files answered in: {max(answers.values()):.2f} s at most ({worst})")
     print(

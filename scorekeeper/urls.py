@@ -52,6 +52,7 @@ GROUP_PAGES = [
     ("players/<id:user_id>/", results.player_history_view, "player_history"),
     ("export.<str:fmt>", results.group_export, "group_export"),
     ("import/", imports.group_import, "group_import"),
+    ("import/take-back/", imports.import_take_back, "import_take_back"),
     ("owed/", results.group_owed, "group_owed"),
     ("owed/pay/", results.owed_pay, "owed_pay"),
     ("owed/paid/<id:payment_id>/undo/", results.owed_undo, "owed_undo"),

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.dates import day
 from scorekeeper.i18n import money
 from scorekeeper.table.formatting import signed
+from scorekeeper.table.history_json import is_json, read_history
 from scorekeeper.table.spreadsheet import (
     MAX_BYTES,
     MAX_ENTRIES,
@@ -76,6 +77,21 @@ def problem_words(problem: Problem) -> str:
             "The file took too long to read, so nothing of it was imported. "
             "Split it into smaller files."
         )
+    if problem.kind is Kind.NOT_JSON:
+        return _(
+            "The file starts as JSON but cannot be read as JSON. "
+            "Upload the app's JSON export as it was downloaded."
+        )
+    if problem.kind is Kind.NOT_EXPORT:
+        return _(
+            "The JSON file does not read as the app's export: %(text)s is not what the "
+            "export writes there. Upload the export as it was downloaded."
+        ) % {"text": problem.text or "/"}
+    if problem.kind is Kind.EXPORT_NOT_ZERO:
+        return _(
+            "In the JSON file, a round of the night of %(date)s adds up to %(sum)s points, "
+            "not zero."
+        ) % {"date": day(date.fromisoformat(problem.text)), "sum": signed(problem.number)}
     if problem.kind is Kind.NOT_TEXT:
         return _("The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that.")
     if problem.kind is Kind.EMPTY:
@@ -165,12 +181,13 @@ def problem_words(problem: Problem) -> str:
 
 
 class UploadForm(forms.Form):
-    """A CSV file of past nights, read and checked as it comes (never kept on disk)."""
+    """A file of past nights, read and checked as it comes (never kept on disk): the
+    app's JSON export, told by its content (:func:`is_json`), or a CSV file."""
 
     file = forms.FileField(
-        label=gettext_lazy("CSV file"),
+        label=gettext_lazy("CSV or JSON file"),
         error_messages={
-            "required": gettext_lazy("Choose a CSV file to upload."),
+            "required": gettext_lazy("Choose a CSV or JSON file to upload."),
             "empty": gettext_lazy("The file is empty."),
         },
     )
@@ -179,6 +196,7 @@ class UploadForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.reading = {"currency": currency, "point_cents": point_cents, "games": games}
         self.sheet = Sheet()
+        self.is_json = False
 
     def clean_file(self) -> UploadedFile:
         upload: UploadedFile = self.cleaned_data["file"]
@@ -189,7 +207,12 @@ class UploadForm(forms.Form):
         if count_lines(upload.chunks()) >= MAX_LINES:
             raise forms.ValidationError(problem_words(Problem(0, Kind.TOO_MANY_LINES)))
         upload.seek(0)
-        self.sheet = read_sheet(upload.read(MAX_BYTES), **self.reading)
+        data = upload.read(MAX_BYTES)
+        self.is_json = is_json(data)
+        if self.is_json:
+            self.sheet = read_history(data, games=set(self.reading["games"].values()))
+        else:
+            self.sheet = read_sheet(data, **self.reading)
         return upload
 
 

@@ -6,12 +6,18 @@ Written only by the doors' recorder (:mod:`scorekeeper.services.locks`), inside 
 same transaction as the change it records.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from scorekeeper.models.groups import Group
 from scorekeeper.models.nights import Night
+
+# An import may be taken back by whoever made it within this long of it
+# (scorekeeper.services.import_take_back); after that its nights are history.
+TAKE_BACK_WITHIN = timedelta(days=1)
 
 
 class Change(models.Model):
@@ -51,6 +57,7 @@ class Change(models.Model):
         LEFT = "left"
         PAY_DETAILS = "pay_details"
         NIGHTS_IMPORTED = "nights_imported"
+        IMPORT_TAKEN_BACK = "import_taken_back"
         MEMBER_REMOVED = "member_removed"
         SEASON_ADDED = "season_added"
         SEASON_REMOVED = "season_removed"
@@ -81,3 +88,10 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} by {self.by_id} at {self.at}"
+
+    @property
+    def import_still_takeable(self) -> bool:
+        """An import made within :data:`TAKE_BACK_WITHIN` (no query)."""
+        return (
+            self.kind == self.Kind.NIGHTS_IMPORTED and timezone.now() - self.at <= TAKE_BACK_WITHIN
+        )

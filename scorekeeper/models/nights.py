@@ -110,6 +110,11 @@ class Night(models.Model):
     # A read-only link to the night's big screen (a tablet or TV on the table), if shared
     # (made by new_link_token, opened through Night.objects.shared).
     screen_token = models.CharField(max_length=TOKEN_LENGTH, unique=True, null=True, blank=True)
+    # A night brought in from a file (scorekeeper.services.imports): when, by whoever
+    # started it, and the fingerprint of the import it came in with, which takes the
+    # whole import back together (scorekeeper.services.import_take_back). Else null, "".
+    imported_at = models.DateTimeField(null=True, blank=True)
+    imported_from = models.CharField(max_length=32, blank=True, default="", db_index=True)
 
     objects = NightQuerySet.as_manager()
 

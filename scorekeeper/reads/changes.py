@@ -33,6 +33,10 @@ class ChangeLine:
     sentence: str
     when: str
     night: Night | None  # the night it changed, while it exists
+    by_id: int | None = None
+    # An import that may still be taken back (within a day, not yet): its fingerprint,
+    # for a button shown to whoever made it; else "".
+    import_mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,28 @@ def _page(changes: QuerySet[Change], before: int | None, count: int) -> ChangesP
         ordered = ordered.filter(pk__lt=before)
     found = list(ordered[: count + 1])
     shown = found[:count]
+    marks = _imports_to_take_back(shown)
     return ChangesPage(
-        [ChangeLine(c.pk, sentence(c), moment(c.at), c.night) for c in shown],
+        [
+            ChangeLine(c.pk, sentence(c), moment(c.at), c.night, c.by_id, marks.get(c.pk, ""))
+            for c in shown
+        ],
         shown[-1].pk if len(found) > count else None,
     )
+
+
+def _imports_to_take_back(changes: list[Change]) -> dict[int, str]:
+    """Each import among ``changes`` made within a day and not taken back yet, by its
+    change's key: its fingerprint (one query, and only when there is such an import)."""
+    recent = {c.pk: str(c.values.get("preview", "")) for c in changes if c.import_still_takeable}
+    if not any(recent.values()):
+        return {}
+    taken_back = set(
+        Change.objects.filter(
+            kind=Change.Kind.IMPORT_TAKEN_BACK, values__preview__in=list(recent.values())
+        ).values_list("values__preview", flat=True)
+    )
+    return {pk: mark for pk, mark in recent.items() if mark and mark not in taken_back}
 
 
 def sentence(change: Change) -> str:
@@ -251,8 +273,16 @@ _SENTENCES: dict[Change.Kind, Words] = {
     ),
     Change.Kind.NIGHTS_IMPORTED: lambda by, v: (
         ngettext(
-            "%(by)s brought in %(count)d past night from a spreadsheet.",
-            "%(by)s brought in %(count)d past nights from a spreadsheet.",
+            "%(by)s brought in %(count)d past night from a file.",
+            "%(by)s brought in %(count)d past nights from a file.",
+            v["count"],
+        )
+        % {"by": by, "count": v["count"]}
+    ),
+    Change.Kind.IMPORT_TAKEN_BACK: lambda by, v: (
+        ngettext(
+            "%(by)s took back an import: %(count)d night is gone again.",
+            "%(by)s took back an import: %(count)d nights are gone again.",
             v["count"],
         )
         % {"by": by, "count": v["count"]}

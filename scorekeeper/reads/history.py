@@ -251,7 +251,12 @@ def player_nights(
     if season is not None:
         theirs = theirs.filter(season.nights())
     shown, older_than = newest_nights(theirs, before=before, count=count)
-    seats = list(_finished_seats(group, with_users=False).filter(night__in=shown))
+    # Who started each night: an imported night says who brought it in.
+    seats = list(
+        _finished_seats(group, with_users=False)
+        .filter(night__in=shown)
+        .select_related("night__started_by")
+    )
     return PlayerNightsPage(_player_lines(user, seats), older_than)
 
 

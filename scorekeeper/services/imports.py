@@ -17,6 +17,7 @@ so the nights owe nothing; without it, what they come to is owed like any night'
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -27,8 +28,10 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.models import Entry, Group, Night, Payment, Round, Seat, User
 from scorekeeper.models.changes import Change
-from scorekeeper.ofc import PRESETS, OFCError
+from scorekeeper.ofc import PRESETS, FantasylandState, OFCError, next_fantasyland
+from scorekeeper.services.card_results import store_card_results
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.groups import checked_house_rules
 from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.money import store_money
 from scorekeeper.table.settlement import settle
@@ -86,6 +89,24 @@ def _moment(night: SheetNight) -> tuple[datetime, datetime]:
     return started, max(started, ended)
 
 
+def _night_rules(group: Group, game: str, sheet: SheetNight) -> dict:
+    """The night's house rules: the JSON export's as they were; else the group's
+    (:func:`_rules`) with the file's scoring system. Checked as a night's start
+    checks them; a file changed since its preview is refused."""
+    if sheet.extras is not None:
+        rules = sheet.extras.rules
+        checked_house_rules(rules)
+    else:
+        rules = _rules(group, game)
+        if sheet.scoring is not None:
+            rules = {**rules, "scoring": sheet.scoring}
+    try:
+        PRESETS[game].with_house_rules(rules)
+    except (OFCError, KeyError, TypeError, ValueError):
+        raise Refused(_("The file changed since it was checked. Upload it again.")) from None
+    return rules
+
+
 def _rules(group: Group, game: str) -> dict:
     """The rules a night of ``game`` started today would play: the group's royalties and
     scoring, with the group's last choices for its usual game."""
@@ -112,10 +133,11 @@ def import_nights(
     record keeps it, and a preview confirmed again (a second tap, the page sent again)
     is refused with :class:`AlreadyImported` instead of importing its nights twice.
     The group is locked first, so two confirmations at once import once."""
+    # Every import has a fingerprint: its nights keep it, to be taken back together.
+    preview = preview or secrets.token_hex(16)
     with group_change(group, by=by):
-        if preview:
-            _refuse_imported_before(group, preview)
-        made = _write_nights(group=group, nights=nights, by=by, settled=settled)
+        _refuse_imported_before(group, preview)
+        made = _write_nights(group=group, nights=nights, by=by, settled=settled, mark=preview)
         record(Change.Kind.NIGHTS_IMPORTED, count=len(made), settled=settled, preview=preview)
     return made
 
@@ -131,7 +153,7 @@ def _refuse_imported_before(group: Group, preview: str) -> None:
 
 
 def _write_nights(
-    *, group: Group, nights: list[SheetNight], by: User, settled: bool
+    *, group: Group, nights: list[SheetNight], by: User, settled: bool, mark: str
 ) -> list[Night]:
     if not group.has_member(by):
         raise Refused(_("%(name)s is not in this group.") % {"name": by.name})
@@ -143,29 +165,23 @@ def _write_nights(
     people = people_of(group, {name for night in nights for name in night.players})
 
     made: list[Night] = []
+    now = timezone.now()
     for sheet in nights:
         game = sheet.game or group.default_game
         started, ended = _moment(sheet)
-        rules = _rules(group, game)
-        if sheet.scoring is not None:
-            rules = {**rules, "scoring": sheet.scoring}
-            try:
-                PRESETS[game].with_house_rules(rules)
-            except (OFCError, KeyError, TypeError, ValueError):
-                raise Refused(
-                    _("The file changed since it was checked. Upload it again.")
-                ) from None
         made.append(
             Night(
                 group=group,
                 game=game,
-                rules=rules,
+                rules=_night_rules(group, game, sheet),
                 point_cents=sheet.point_cents,
                 currency=sheet.currency,
                 loss_cap_cents=sheet.loss_cap_cents,
                 started_by=by,
                 started_at=started,
                 ended_at=ended,
+                imported_at=now,
+                imported_from=mark,
             )
         )
     Night.objects.bulk_create(made)
@@ -178,16 +194,19 @@ def _write_nights(
                 number for number, hand in enumerate(sheet.rounds, 1) if hand[index] is not None
             ]
             person = people[name]
-            seats.append(
-                Seat(
-                    night=night,
-                    position=index + 1,
-                    user=person.user,
-                    name=person.name,
-                    first_round=dealt[0] if dealt else 1,
-                    last_round=dealt[-1] if dealt and dealt[-1] < count else None,
-                )
+            seat = Seat(
+                night=night,
+                position=index + 1,
+                user=person.user,
+                name=person.name,
+                first_round=dealt[0] if dealt else 1,
+                last_round=dealt[-1] if dealt and dealt[-1] < count else None,
             )
+            if sheet.extras is not None:  # the JSON export's seats as they were
+                place = sheet.extras.seats[index]
+                seat.position, seat.first_round = place.position, place.first_round
+                seat.last_round = place.last_round
+            seats.append(seat)
     Seat.objects.bulk_create(seats)
 
     rounds: list[Round] = []
@@ -207,32 +226,42 @@ def _write_nights(
                     night=night,
                     number=number,
                     dealer=mine[dealer],
-                    recorded_at=night.ended_at,
+                    recorded_at=sheet.extras.recorded[number - 1]
+                    if sheet.extras
+                    else night.ended_at,
                     recorded_sum=0,
                 )
             )
+        replay_fantasyland(night, sheet, mine, rounds[len(rounds) - len(sheet.rounds) :])
     Round.objects.bulk_create(rounds)
 
     entries: list[Entry] = []
     at = 0
     for night, sheet, mine in zip(made, nights, night_seats, strict=True):
-        for hand, claims in zip(sheet.rounds, sheet.fantasylands, strict=True):
+        options = {option.id for option in night.game_rules.entry_options}
+        for number, (hand, claims) in enumerate(zip(sheet.rounds, sheet.fantasylands, strict=True)):
             round_ = rounds[at]
             at += 1
-            options = {option.id for option in PRESETS[night.game].entry_options}
+            boards = sheet.extras.boards[number] if sheet.extras else (None,) * len(hand)
+            stays = sheet.extras.stays[number] if sheet.extras else (False,) * len(hand)
             entries += [
                 Entry(
                     round=round_,
                     seat=seat,
                     points=value,
                     fantasyland_made=claim if claim in options else "",
+                    fantasyland_stayed=stayed,
+                    board=board,
                     entered_by=by,
-                    updated_at=night.ended_at,
+                    updated_at=round_.recorded_at or night.ended_at,
                 )
-                for seat, value, claim in zip(mine, hand, claims, strict=True)
+                for seat, value, claim, board, stayed in zip(
+                    mine, hand, claims, boards, stays, strict=True
+                )
                 if value is not None
             ]
     Entry.objects.bulk_create(entries, batch_size=2000)
+    store_card_results(entry.round_id for entry in entries if entry.board is not None)
 
     if settled:
         payments = []
@@ -248,3 +277,35 @@ def _write_nights(
         Payment.objects.bulk_create(payments)
     store_money([night.pk for night in made])
     return made
+
+
+def replay_fantasyland(
+    night: Night, sheet: SheetNight, seats: list[Seat], rounds: list[Round]
+) -> None:
+    """Who played each of ``rounds`` in Fantasyland, as the table worked it out when
+    the round before went through: from that round's claims and stays (the JSON
+    export's; a CSV's claims alone). Kept on each round as a night's play keeps it."""
+    game = night.game_rules
+    stays = sheet.extras.stays if sheet.extras else [(False,) * len(seats)] * len(rounds)
+    current: dict[int, FantasylandState] = {}
+    for round_, hand, claims, stayed in zip(
+        rounds, sheet.rounds, sheet.fantasylands, stays, strict=True
+    ):
+        round_.fantasyland = {
+            str(seats[index].pk): [state.cards, state.stays]
+            for index, state in current.items()
+            if hand[index] is not None
+        }
+        upcoming = {}
+        for index, value in enumerate(hand):
+            if value is None:
+                continue
+            try:
+                after = next_fantasyland(
+                    game, current.get(index), entry=claims[index] or None, stayed=stayed[index]
+                )
+            except OFCError:
+                after = None  # a claim the game has no way in for (read past, as before)
+            if after is not None:
+                upcoming[index] = after
+        current = upcoming

@@ -31,6 +31,7 @@ from typing import Any
 from scorekeeper.ofc.scoring_systems import MAX_BONUS, SYSTEMS
 from scorekeeper.table.formatting import currency_signs, minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
+from scorekeeper.table.night_extras import Extras
 
 # A file this big, or this long, is refused before anything of it is read into nights.
 # Under the server's limit on any request (ofcboard/serve.py MAX_REQUEST_BODY, 1 MiB),
@@ -112,6 +113,10 @@ class Kind(enum.Enum):
     NOT_CSV = "not_csv"  # a quote left open, or what the CSV reader cannot read
     TOO_SLOW = "too_slow"  # the file took longer than READ_SECONDS to read
     UNKNOWN_SCORING = "unknown_scoring"  # text: the scoring system as written
+    # The app's JSON export (scorekeeper.table.history_json)
+    NOT_JSON = "not_json"  # a file that starts as JSON and cannot be read as JSON
+    NOT_EXPORT = "not_export"  # text: where in the file (a path such as nights[2].game)
+    EXPORT_NOT_ZERO = "export_not_zero"  # text: the date; number: what the round comes to
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,8 @@ class SheetNight:
     # and loss cap in minor units (None: none).
     scoring: dict[str, int] | None = None
     loss_cap_cents: int | None = None
+    # What only the app's JSON export carries (rules, seats, cards, stays); None: a CSV's.
+    extras: Extras | None = None
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -821,6 +828,7 @@ def to_data(nights: Iterable[SheetNight]) -> list[list[Any]]:
             night.last_line,
             night.scoring,
             night.loss_cap_cents,
+            night.extras.to_data() if night.extras else None,
         ]
         for night in nights
     ]
@@ -844,6 +852,7 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             last_line=last,
             scoring=dict(scoring) if scoring else None,
             loss_cap_cents=int(loss_cap) if loss_cap is not None else None,
+            extras=Extras.from_data(extras) if extras else None,
         )
         for (
             day,
@@ -860,6 +869,7 @@ def from_data(data: list[list[Any]]) -> list[SheetNight]:
             last,
             scoring,
             loss_cap,
+            extras,
         ) in data
     ]
 
@@ -874,7 +884,9 @@ def adds_up(night: SheetNight) -> bool:
     """
     size = len(night.players)
     return (
-        bool(night.rounds)
+        # A night of the JSON export may have no round: it ended before one went through.
+        (bool(night.rounds) or night.extras is not None)
+        and (night.extras is None or night.extras.fits(size, len(night.rounds)))
         and night.point_cents > 0
         and len(night.fantasylands) == len(night.rounds) == len(night.dealers)
         and all(

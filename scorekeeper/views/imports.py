@@ -1,15 +1,17 @@
-"""Past nights from a spreadsheet: upload a CSV file, see what it makes, import it."""
+"""Past nights from a file: upload the app's export (CSV or JSON) or a spreadsheet's CSV,
+see what it makes, import it."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.forms.imports import ConfirmForm, UploadForm, problem_words, sign_nights
 from scorekeeper.models import Group
 from scorekeeper.services.errors import Refused
+from scorekeeper.services.import_take_back import take_back_import
 from scorekeeper.services.imports import game_names, import_nights, people_of
 from scorekeeper.table.spreadsheet import Sheet
 from scorekeeper.views.access import AuthenticatedRequest, member_group
@@ -89,6 +91,7 @@ def group_import(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
             sheet = upload.sheet
             context |= {
                 "sheet": sheet,
+                "json": upload.is_json,
                 "problems": [problem_words(problem) for problem in sheet.problems],
                 "nights": _preview(group, sheet),
             }
@@ -96,3 +99,28 @@ def group_import(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
                 token = sign_nights(sheet.nights, _salt(request, group))
                 context["confirm"] = ConfirmForm(initial={"nights": token}, salt="")
     return render(request, "scorekeeper/group_import.html", context)
+
+
+@require_POST
+@login_required
+def import_take_back(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    """The button on the group's record line of an import: its nights gone again, or
+    the refusal in words; back to the group's record either way."""
+    group = member_group(request, group_id)
+    try:
+        count = take_back_import(
+            group=group, preview=str(request.POST.get("preview", ""))[:64], by=request.user
+        )
+    except Refused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The import is taken back: %(count)d night is gone.",
+                "The import is taken back: %(count)d nights are gone.",
+                count,
+            )
+            % {"count": count},
+        )
+    return redirect("group_changes", group_id=group.pk)

@@ -24,6 +24,7 @@ from scorekeeper.services import (
     boards,
     call_off,
     groups,
+    import_take_back,
     imports,
     nights,
     pay_details,
@@ -289,6 +290,14 @@ def _case_import(night):
     )
 
 
+def _case_take_back_import(night):
+    _case_import(night)()
+    mark = Change.objects.get(kind=K.NIGHTS_IMPORTED).values["preview"]
+    return lambda: import_take_back.take_back_import(
+        group=night.group, preview=mark, by=user("Anna")
+    )
+
+
 def _case_create_group(night):
     make_user("Chris")
     return lambda: groups.create_group(name="Sunday OFC", created_by=user("Chris"))
@@ -461,6 +470,13 @@ CASES: dict[str, Case] = {
         "Bram",
         K.INVITE_LINK_REPLACED,
         {},
+    ),
+    "import_take_back.take_back_import": (
+        "import_take_back",
+        _case_take_back_import,
+        "Anna",
+        K.IMPORT_TAKEN_BACK,
+        {"count": 1},
     ),
     "pay_details.save_pay_details": (
         "pay_details",
