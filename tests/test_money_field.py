@@ -233,3 +233,16 @@ def test_a_yen_group_starting_a_night_is_told_in_yen(login, make_group):
     assert "This currency has no smaller unit: write a whole number, for example ¥10." in page
     assert "Enter the most anyone pays tonight, for example ¥2,000, or leave it blank." in page
     assert not Night.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "A loss cap can be at most €100,000.00."),
+        ("nl", "Een verliesgrens mag hoogstens €\xa0100.000,00 zijn."),
+        ("de", "Eine Verlustgrenze darf höchstens 100.000,00\xa0€ betragen."),
+    ],
+)
+def test_the_most_a_field_takes_is_written_as_the_language_writes_amounts(language, said):
+    field = StartNightForm.base_fields["loss_cap"]
+    assert refusal("200000", language, field) == [said]

@@ -258,6 +258,19 @@ def test_every_language_has_a_glossary_of_the_words_that_matter():
         assert any(term.never for term in glossary(language))
 
 
+def test_the_glossaries_reject_the_words_a_home_table_would_not_say():
+    def never(language: str, english: str) -> tuple[str, ...]:
+        return next(term.never for term in glossary(language) if english in term.english)
+
+    assert "avonden heen" in never("nl", "across nights")  # now "voor meerdere avonden"
+    assert {"binnenha…", "ingelezen"} <= set(never("nl", "import"))
+    assert "übernommen" in never("de", "import")
+    assert "代码" in never("zh-hans", "code")  # program code; the app's codes are 码
+    # A currency's code keeps its own word, as a longer term hides "code".
+    found = terms_used("“%(text)s” is not a currency code such as EUR.", glossary("zh-hans"))
+    assert [term.english[0] for term in found] == ["currency code"]
+
+
 def test_longer_terms_hide_the_shorter_ones_inside_them():
     terms = glossary("nl")
     found = terms_used("A straight flush, the dealer button and a straight", terms)

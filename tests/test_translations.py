@@ -79,3 +79,54 @@ def test_the_committed_mo_file_is_the_po_file_compiled(path, tmp_path):
     assert entries(polib.mofile(str(path.with_suffix(".mo")))) == entries(
         polib.mofile(str(compiled))
     ), f"{path.with_suffix('.mo')} is out of date: run manage.py compilemessages"
+
+
+# A number's minus in a message is the real one (U+2212), as the pages write totals
+# and amounts; a hyphen stays where it joins ("2-7 Pineapple", "K7QM-3XPD", dates).
+HYPHEN_MINUS = re.compile(r"(?<![\w\-\u2212])-(?=\d|%\(\w+\)[sd]|\{\w+\})")
+
+
+def test_a_hyphen_before_a_number_is_found_but_not_one_that_joins():
+    assert HYPHEN_MINUS.search("between -%(most)d and %(most)d")
+    assert HYPHEN_MINUS.search("for example -7")
+    assert not HYPHEN_MINUS.search("between −%(most)d and %(most)d")
+    assert not HYPHEN_MINUS.search("2-7 Pineapple, like K7QM-3XPD, or 7-3-2024")
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=ids)
+def test_no_message_puts_a_hyphen_minus_before_a_number(path):
+    wrong = [
+        text
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+        for text in (entry.msgid, entry.msgid_plural)
+        if text and HYPHEN_MINUS.search(text)
+    ]
+    assert wrong == []
+
+
+# One style of quotation marks a language, outside the HTML of a message (whose
+# attributes keep ASCII quotes): Dutch and Chinese “…”, German „…“.
+QUOTES = {"nl": ("“", "”"), "de": ("„", "“"), "zh-hans": ("“", "”")}
+
+
+def quotes_of_another_style(text: str, opening: str, closing: str) -> bool:
+    marks = "".join(re.findall(r"[\"„“”«»]", re.sub(r"<[^<>]+>", "", text)))
+    return marks != (opening + closing) * (len(marks) // 2) or len(marks) % 2 == 1
+
+
+def test_quotes_of_another_style_are_found():
+    assert quotes_of_another_style('De groep "%(name)s":', "“", "”")
+    assert quotes_of_another_style("De groep „%(name)s”:", "“", "”")
+    assert not quotes_of_another_style('Zie <a href="x">“Opslaan”</a>.', "“", "”")
+    assert quotes_of_another_style("Die Gruppe “%(name)s”:", "„", "“")
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_each_language_quotes_one_way(code):
+    path = LOCALE / to_locale(code) / "LC_MESSAGES" / "django.po"
+    wrong = []
+    for entry in polib.pofile(str(path)):
+        texts = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        wrong += [text for text in texts if quotes_of_another_style(text, *QUOTES[code])]
+    assert wrong == []

@@ -368,6 +368,8 @@ def test_the_marks_check_names_each_kind_and_nothing_laid_out():
 #   a card, a game, how many times, what happened, why: WORDS below) joins the
 #   Chinese around it with no space, as the word would if it were written there:
 #   "中道%(hand)s", "%(name)s 的%(row)s", "%(game)s需要…".
+# - A placeholder that holds a name and then such a word ("Anna 的头道": NAME_THEN_WORD
+#   below) is a name on its left and a word on its right: "在 %(whose_row)s出现".
 # - Every other placeholder (a name, a number, an amount, a date, a code, ranks or
 #   cards as letters) is set off from a Chinese character by one space on each side:
 #   "第 %(number)d 手", "%(name)s 的", "头道 %(cards)s".
@@ -386,6 +388,7 @@ WORDS = {
     "row", "rows", "hand", "card", "game", "times", "what", "reason", "fault",
     "lower", "upper", "difference", "suit", "currency_name", "ways",
 }  # fmt: skip
+NAME_THEN_WORD = {"whose_row", "whose_rows"}
 PLAIN_PLACEHOLDER = r"%\(\w+\)[sd]|\{\w+\}"
 # An ASCII mark after a Chinese character (not "https:"), before one, or (in a
 # Chinese sentence) after a placeholder; not inside a number or a word ("7.3.2024",
@@ -405,10 +408,14 @@ def chinese_findings(text: str) -> list[str]:
     for pattern in (rf"{HAN}\s+{HAN}", rf"{HAN}\s+{FULL_WIDTH}", rf"{FULL_WIDTH}\s+{HAN}"):
         found += [f"a space inside Chinese: {m.group()!r}" for m in re.finditer(pattern, plain)]
     for match in PLACEHOLDER.finditer(plain):
-        word = (match["named"] or match["braced"]) in WORDS
+        name = match["named"] or match["braced"]
         before = re.search(r"(.?)(\s*)$", plain[: match.start()], re.DOTALL)
         after = re.match(r"(\s*)(.?)", plain[match.end() :], re.DOTALL)
-        for gap, neighbour in ((before[2], before[1]), (after[1], after[2])):
+        sides = (
+            (before[2], before[1], name in WORDS),
+            (after[1], after[2], name in WORDS or name in NAME_THEN_WORD),
+        )
+        for gap, neighbour, word in sides:
             shown = f"{match.group()!r} and {neighbour!r}"
             if re.fullmatch(FULL_WIDTH, neighbour) and gap:
                 found.append(f"a space between {shown}")
@@ -442,6 +449,9 @@ def test_the_chinese_check_names_each_kind_and_passes_what_is_right():
         "not one space between '%(name)s' and '的'",
     ]
     assert chinese_findings("等待 %(names)s 。") == ["a space between '%(names)s' and '。'"]
+    assert chinese_findings("%(card)s在 %(whose_row)s 出现了%(times)s") == [
+        "a space between the word '%(whose_row)s' and '出'"
+    ]
     right = [
         "第 %(number)d 手已记入：<strong>%(points)s</strong>。",
         "%(name)s 的%(row)s有 %(count)d 张",
@@ -450,5 +460,6 @@ def test_the_chinese_check_names_each_kind_and_passes_what_is_right():
         "请输入以 https:// 开头的网址。",
         "PayPal.Me 链接",
         "{card}，在你的牌面：{row}",
+        "%(card)s在 %(whose_row)s出现了%(times)s",
     ]
     assert [chinese_findings(text) for text in right] == [[]] * len(right)

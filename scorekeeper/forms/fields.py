@@ -8,12 +8,12 @@ from functools import lru_cache
 from django import forms
 from django.conf import settings
 from django.core.validators import DecimalValidator, RegexValidator
-from django.utils.text import format_lazy
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.i18n import language, money, money_input
-from scorekeeper.models import MAX_POINTS
+from scorekeeper.models import MAX_POINTS, points_out_of_range
 from scorekeeper.table import formatting
 from scorekeeper.table.formatting import minor_digits
 from scorekeeper.table.names import has_hidden_characters, tidy_title
@@ -25,8 +25,8 @@ class PointsInput(forms.IntegerField):
     default_error_messages = {
         "required": _("Enter a total, for example 12 or −7."),
         "invalid": _("A total is a whole number, for example 12 or −7."),
-        "min_value": format_lazy(_("A total must be between −{most} and {most}."), most=MAX_POINTS),
-        "max_value": format_lazy(_("A total must be between −{most} and {most}."), most=MAX_POINTS),
+        "min_value": lazy(points_out_of_range, str)(),
+        "max_value": lazy(points_out_of_range, str)(),
     }
 
     def __init__(self, **kwargs):
@@ -101,7 +101,9 @@ class MoneyField(forms.DecimalField):
 
     Every message may name ``%(example)s``: ``example`` minor units written as money
     of the field's currency ("€0.10", "¥10"), so no currency is told of cents it
-    does not have; "max_decimal_places" also has the currency's ``%(max)s`` decimals.
+    does not have, and ``%(most)s``: the field's ``max_value`` written the same way
+    ("€100,000.00", "€ 100.000,00"); "max_decimal_places" also has the currency's
+    ``%(max)s`` decimals.
     More than ``MAX_MINOR_UNITS`` either way is "too_big", when no smaller
     ``max_value`` (or ``min_value``) refused it first.
     """
@@ -212,9 +214,11 @@ class MoneyField(forms.DecimalField):
             if abs(amount) > Decimal(MAX_MINOR_UNITS).scaleb(-self.decimal_places):
                 raise forms.ValidationError(self.error_messages["too_big"], code="too_big")
         except forms.ValidationError as refused:
-            example = money(self.example, self.currency)
+            said = {"example": money(self.example, self.currency)}
+            if self.max_value is not None:
+                said["most"] = money(int(self.max_value.scaleb(self.decimal_places)), self.currency)
             for error in refused.error_list:
-                error.params = {**(error.params or {}), "example": example}
+                error.params = {**(error.params or {}), **said}
             raise
         return int(amount.scaleb(self.decimal_places))
 

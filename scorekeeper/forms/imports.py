@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.dates import day
-from scorekeeper.i18n import money
+from scorekeeper.i18n import decimal, money
 from scorekeeper.table.formatting import signed
 from scorekeeper.table.history_json import is_json, read_history
 from scorekeeper.table.spreadsheet import (
@@ -48,14 +48,14 @@ def problem_words(problem: Problem) -> str:
         ) % {"size": MAX_BYTES // 1_000_000}
     if problem.kind is Kind.TOO_MANY_LINES:
         return _(
-            "The file has %(limit)d lines or more, more than one import takes. "
+            "The file has %(limit)s lines or more, more than one import takes. "
             "Split it into files of a few years each."
-        ) % {"limit": MAX_LINES}
+        ) % {"limit": decimal(MAX_LINES, 0)}
     if problem.kind is Kind.TOO_MANY_HANDS:
         return _(
-            "The file comes to more than %(limit)d results of players, more than one import "
+            "The file comes to more than %(limit)s results of players, more than one import "
             "takes. Split it into files of a few years each."
-        ) % {"limit": MAX_ENTRIES}
+        ) % {"limit": decimal(MAX_ENTRIES, 0)}
     if problem.kind is Kind.LINE_TOO_LONG:
         return (
             _(

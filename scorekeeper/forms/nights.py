@@ -38,7 +38,7 @@ class StartNightForm(forms.Form):
                 "max",
             ),
             "min_value": _("The point value cannot be negative."),
-            "max_value": _("A point can be worth at most 1000."),
+            "max_value": _("A point can be worth at most %(most)s."),
         },
     )
     loss_cap = MoneyField(
@@ -57,7 +57,7 @@ class StartNightForm(forms.Form):
                 "max",
             ),
             "min_value": _("A loss cap must be more than zero; leave it blank for none."),
-            "max_value": _("A loss cap can be at most 100000."),
+            "max_value": _("A loss cap can be at most %(most)s."),
         },
     )
     beside_running = forms.BooleanField(

@@ -26,6 +26,7 @@ from scorekeeper.models.nights import (
     parse_board,
     player_board,
     points_in_range,
+    points_out_of_range,
 )
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
@@ -61,4 +62,5 @@ __all__ = [
     "parse_board",
     "player_board",
     "points_in_range",
+    "points_out_of_range",
 ]

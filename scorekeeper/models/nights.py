@@ -30,6 +30,12 @@ def points_in_range(points: int) -> bool:
     return -MAX_POINTS <= points <= MAX_POINTS
 
 
+def points_out_of_range() -> str:
+    """What a total outside ``MAX_POINTS`` is told, in form and service alike: one
+    message, its minus the real one, as totals are written everywhere."""
+    return gettext("A total must be between −%(most)d and %(most)d.") % {"most": MAX_POINTS}
+
+
 def player_board(
     name: str, board: Board, fantasyland: FantasylandState | None = None
 ) -> PlayerBoard:

@@ -129,8 +129,8 @@ def _repeated(problem: RepeatedCard) -> str:
     times = str(_TIMES.get(count, "")) or _("%(count)d times") % {"count": count}
     first = problem.places[0]
     if all(place == first for place in problem.places):
-        text = _("%(card)s is in %(place)s %(times)s")
-        return text % {"card": problem.card, "place": _row_of(first), "times": times}
+        text = _("%(card)s is in %(whose_row)s %(times)s")
+        return text % {"card": problem.card, "whose_row": _row_of(first), "times": times}
     places = series(_row_of(place) for place in problem.places)
     text = _("%(card)s appears %(times)s: %(places)s")
     return text % {"card": problem.card, "times": times, "places": places}
@@ -158,11 +158,11 @@ def refusal(game: Game, error: OFCError) -> str:
         elif isinstance(problem, JokersNotDealt):
             places = list(dict.fromkeys(_row_of(place) for place in problem.places))
             text = ngettext(
-                "%(game)s is played without jokers; take the joker out of %(places)s",
-                "%(game)s is played without jokers; take the jokers out of %(places)s",
+                "%(game)s is played without jokers; take the joker out of %(whose_rows)s",
+                "%(game)s is played without jokers; take the jokers out of %(whose_rows)s",
                 len(problem.places),
             )
-            said.append(text % {"game": game_name(game), "places": _and(places)})
+            said.append(text % {"game": game_name(game), "whose_rows": _and(places)})
         else:
             said.append(str(problem))
     return sentences(sentence(capfirst(words)) for words in said)

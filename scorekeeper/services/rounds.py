@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from scorekeeper.dates import time_of_day
 from scorekeeper.i18n import clauses, money
 from scorekeeper.models import (
-    MAX_POINTS,
     Change,
     Entry,
     Night,
@@ -22,6 +21,7 @@ from scorekeeper.models import (
     Seat,
     User,
     points_in_range,
+    points_out_of_range,
 )
 from scorekeeper.models.payments import TabPart
 from scorekeeper.ofc import FantasylandState, Game, may_stay, next_fantasyland
@@ -79,7 +79,7 @@ def _check_fantasyland_claim(
 def check_points(points: int) -> None:
     """Refuse a total no hand can come to."""
     if not points_in_range(points):
-        raise Refused(_("A total must be between -%(most)d and %(most)d.") % {"most": MAX_POINTS})
+        raise Refused(points_out_of_range())
 
 
 def _same_total(points: int) -> Callable[[Entry], bool]:

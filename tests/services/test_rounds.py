@@ -134,7 +134,7 @@ def test_changes_in_a_reopened_round_are_kept_in_its_history(make_night):
 @pytest.mark.parametrize("points", [1000, -1000, 5000])
 def test_out_of_range_totals_are_refused(make_night, points):
     night = make_night()
-    with pytest.raises(Refused, match="between -999 and 999"):
+    with pytest.raises(Refused, match="between −999 and 999"):
         enter(night, "Anna", points)
     assert not Entry.objects.exists()
 

@@ -175,7 +175,7 @@ def test_a_file_of_100000_lines_is_refused_in_words(client, login, group):
     # Short lines: 100,000 of them stay under the 1 MB a file may have.
     data = b"date,name,points\n" + b"1,A,0\n" * (MAX_LINES - 1)
     response = upload(client, group, data)
-    assert "The file has 100000 lines or more, more than one import takes." in (
+    assert "The file has 100,000 lines or more, more than one import takes." in (
         response.content.decode()
     )
     assert not Night.objects.filter(group=group).exists()

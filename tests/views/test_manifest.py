@@ -12,8 +12,8 @@ from scorekeeper.views.offline import OFFLINE_FILES
 DESCRIPTIONS = {
     "en": "Scores for a night of Open Face Chinese poker.",
     "nl": "De scores van een avond Open Face Chinese poker.",
-    "zh-hans": "记录一场大菠萝（Open Face Chinese poker）的得分。",
-    "de": "Die Punkte eines Abends Open Face Chinese Poker.",
+    "zh-hans": "记录一场开放式中国扑克（OFC）的得分。",
+    "de": "Punktestand für einen Abend Open Face Chinese Poker.",
 }
 
 
