@@ -75,12 +75,15 @@ class NightMachine(RuleBasedStateMachine):
         return self.night.seats.get(name=name)
 
     def by(self, name: str | None = None) -> User:
-        """The player ``name``, or for a guest (or the table) a member playing now."""
+        """The player ``name``, or for a guest (or the table) a member playing now;
+        when only guests play on, whoever started the night, whose phone is still
+        at the table."""
         seat = self.seat(name) if name else None
         if seat is not None and seat.user is not None:
             return seat.user
         playing = self.model.playing(self.model.open_number)
-        return next(self.seat(n).user for n in playing if self.seat(n).user is not None)
+        members = (self.seat(n).user for n in playing if self.seat(n).user is not None)
+        return next(members, self.night.started_by)
 
     def key(self) -> str:
         self.keys += 1
