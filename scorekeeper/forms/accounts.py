@@ -1,7 +1,5 @@
 """Signing up and logging in: the name a person signs in with is the name the others see."""
 
-import unicodedata
-
 from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
@@ -19,7 +17,7 @@ from scorekeeper.site.throttle import (
     login_refusal,
 )
 from scorekeeper.table.codes import EXAMPLE, read_code
-from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name
+from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name, tidy_name
 from scorekeeper.terms import name_problem
 
 
@@ -119,7 +117,7 @@ class LoginForm(AuthenticationForm):
     def clean_username(self) -> str:
         # Checked before any query: a 50,000-character name would otherwise reach the
         # database's case-insensitive lookup (on SQLite, "pattern too complex").
-        name = " ".join(unicodedata.normalize("NFKC", self.cleaned_data["username"]).split())
+        name = tidy_name(self.cleaned_data["username"])
         if len(name) > MAX_NAME_LENGTH:
             raise forms.ValidationError(
                 TOO_LONG_TO_LOG_IN, code="max_length", params={"count": MAX_NAME_LENGTH}

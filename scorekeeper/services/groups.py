@@ -19,6 +19,7 @@ from scorekeeper.table.names import (
     has_hidden_characters,
     look_alike_key,
     suggest_alternative,
+    tidy_name,
     tidy_title,
 )
 
@@ -235,7 +236,7 @@ def sign_up_and_join(*, group: Group, name: str, password: str = "", token: str 
             _use_invite_link(group, token)
         member = (
             group.current_memberships()
-            .filter(user__name__iexact=" ".join(name.split()))
+            .filter(user__name__iexact=tidy_name(name))
             .values_list("user__name", flat=True)
             .first()
         )

@@ -12,14 +12,24 @@ MAX_NAME_LENGTH = 30
 REPLACEMENT = "\ufffd"
 
 
+def tidy_name(raw: str) -> str:
+    """A person's name as every door compares and keeps it: NFKC, so a full-width
+    "Ａｎｎａ" is the "Anna" it looks like, with its spaces trimmed and collapsed (may
+    come back empty).
+
+    >>> tidy_name("  Ａｎｎａ   Maria ")
+    'Anna Maria'
+    """
+    return " ".join(unicodedata.normalize("NFKC", raw).split())
+
+
 def clean_name(raw: str) -> str:
-    """Trim and collapse spaces; raise ValueError with a plain message when unusable.
+    """:func:`tidy_name`, or ValueError with a plain message when unusable.
 
     >>> clean_name("  Anna   Maria ")
     'Anna Maria'
     """
-    # NFKC: a full-width "Ａｎｎａ" is the "Anna" it looks like, so the name check sees it.
-    name = " ".join(unicodedata.normalize("NFKC", raw).split())
+    name = tidy_name(raw)
     if not name:
         raise ValueError("Please enter a name.")
     if len(name) > MAX_NAME_LENGTH:

@@ -2,8 +2,11 @@
 
 import re
 
+import pytest
+
 from scorekeeper.models import Membership, User
-from scorekeeper.services.groups import leave_group
+from scorekeeper.services.errors import Refused
+from scorekeeper.services.groups import leave_group, sign_up_and_join
 from scorekeeper.table.codes import read_code
 
 
@@ -19,3 +22,14 @@ def test_leaving_keeps_the_membership_row_for_history(make_group):
     group = make_group(members=("Anna", "Bram"))
     leave_group(group=group, user=User.objects.get(name="Bram"))
     assert Membership.objects.filter(group=group).count() == 2
+
+
+@pytest.mark.parametrize("typed", ["Bram", " bram ", "Ｂｒａｍ", "BＲAM"])
+def test_a_members_name_however_typed_is_sent_the_way_back_in(make_group, typed):
+    # Full width is how a phone's Chinese or Japanese keyboard types Latin letters:
+    # the door compares names in the one form every door keeps them in (tidy_name).
+    group = make_group(members=("Anna", "Bram"))
+    accounts = User.objects.count()
+    with pytest.raises(Refused, match="Bram is already in this group"):
+        sign_up_and_join(group=group, name=typed)
+    assert User.objects.count() == accounts

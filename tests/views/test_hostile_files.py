@@ -4,6 +4,7 @@ thread beside it (another phone's save) is never held up for long."""
 
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from django.urls import reverse
@@ -69,6 +70,16 @@ def longest_pause_beside(work) -> tuple[float, float]:
     return took, max(pauses)
 
 
+def answered_in_time(work: Callable[[], None]) -> tuple[float, float]:
+    """:func:`longest_pause_beside` of ``work``, taken once more when the first is over
+    2 s or 0.2 s: a busy machine's stall does not come back at the same place, a reader
+    that holds the server does."""
+    took, pause = longest_pause_beside(work)
+    if took >= 2.0 or pause >= 0.2:
+        took, pause = longest_pause_beside(work)
+    return took, pause
+
+
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_file_is_answered_in_words_within_two_seconds(name, client, login, db):
     data = HOSTILE[name]
@@ -81,11 +92,7 @@ def test_a_hostile_file_is_answered_in_words_within_two_seconds(name, client, lo
         url = reverse("group_import", args=[group.pk])
         answers.append(client.post(url, {"file": csv_file(data)}))
 
-    took, pause = longest_pause_beside(post)
-    if took >= 2.0 or pause >= 0.2:
-        # Once more: a busy machine's stall does not come back at the same place, a
-        # reader that holds the server does.
-        took, pause = longest_pause_beside(post)
+    took, pause = answered_in_time(post)
     page = answers[0].content.decode()
     assert answers[0].status_code == 200
     assert any(words in page for words in WORDS), page[-3000:]
