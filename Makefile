@@ -125,7 +125,7 @@ quick: setup-dev
 # migrations check and the SQLite pass run meanwhile, the SQLite pass on four
 # workers (the browser and server tests spend much of their time waiting on another
 # process, which the workers past the two cores fill: on the 2-core machine, one
-# fresh-clone run at the same head took 393 s on three workers, 331 s on four). The slowest 25 tests of the SQLite pass are
+# fresh-clone run at issue 30 took 393 s on three workers, 331 s on four; at issue 44, 675 s on four). The slowest 25 tests of the SQLite pass are
 # listed; the recipe fails when anything failed, and ends with the wall time.
 SQLITE_WORKERS ?= 4
 POSTGRES_WORKERS ?= 1
