@@ -311,3 +311,33 @@ def test_a_front_that_dies_is_started_again_and_the_server_says_so(transactional
         assert process.poll() is None
     finally:
         stop(process)
+
+
+def login_post_saying(scheme: str, address: str, port: int) -> int:
+    """The status of a login post from ``address`` that says it came over ``scheme``
+    (X-Forwarded-Proto), with a good CSRF token and no Referer: over HTTPS Django's
+    CSRF check asks for a Referer and refuses it (403), over HTTP it lets it through."""
+    token = "a" * 32
+    body = f"csrfmiddlewaretoken={token}&username=Nobody&password=guess"
+    with from_address(address, port, timeout=10) as sock:
+        sock.sendall(
+            f"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            f"X-Forwarded-Proto: {scheme}\r\nCookie: csrftoken={token}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+        )
+        return int(sock.recv(64).split()[1])
+
+
+def test_the_scheme_is_believed_from_the_trusted_proxy_alone(transactional_db):
+    """Through the front: what the trusted proxy says of the scheme reaches the app; the
+    same header from anyone else does not (the post is then plain HTTP to Django)."""
+    proxy, stranger = "127.0.13.1", "127.0.14.1"
+    with mock.patch.dict(os.environ, {"OFCBOARD_TRUSTED_PROXY": proxy}):
+        process, port = serving("tests.settings", "--front", "yes")
+    try:
+        assert login_post_saying("https", proxy, port) == 403  # HTTPS: no Referer, refused
+        assert login_post_saying("http", proxy, port) == 200  # the form again, in words
+        assert login_post_saying("https", stranger, port) == 200  # not believed
+    finally:
+        stop(process)
