@@ -1,26 +1,29 @@
 """The web server `make run` starts, with every setting it runs with: the benchmarks
 and the tests start the very same one (``python -m ofcboard.serve --port N``).
 
+One way to serve. With nginx and its Nchan module installed (``--front``: every
+`make run` where they are, and every public site), nginx is the front
+(ofcboard/front.py): it reads every request and its body whole within its deadlines,
+limits each phone and each address, refuses what is too large or too much in the
+phone's language, holds the phones' streams, and believes a TLS proxy or load
+balancer only when it is named (OFCBOARD_TRUSTED_PROXY). The app then listens on
+loopback, where only the front reaches it, and takes the phone's address and scheme
+from the front's headers (:func:`believing_the_front`).
+
+Without nginx, the server is for a table's own Wi-Fi, where everyone is trusted, and
+says so when it starts: nothing holds off a stranger on the network, a proxy's
+headers are believed from nobody, and the pages ask for changes every 2 s instead of
+being told.
+
+What stays here, front or no front, is what nginx cannot know: which post will hash
+a password (half a second of a core, on purpose). Those run in a lane of their own
+(:class:`Lane`, :func:`in_lanes`), so wrong passwords sent as fast as a script can
+never keep polls and saves waiting for a thread; nginx lets an address ask 20 times
+a second, which would be 10 s of hashing a second.
+
 Granian: HTTP is read and written in Rust (hyper, on tokio's event loop) and only the
-app itself runs in Python, in a few threads per process. That is what lets one
-machine keep thousands of phones polling: each open connection is a task on the
-event loop, so 3,000 idle keep-alive connections cost memory and no Python, where
-waitress (before) walked every one of them in Python on each turn of its loop and
-gave up at 1,100 polls a second.
-
-It also keeps the table safe from a phone on a bad Wi-Fi, or someone on it who means
-harm: a client dripping its headers is one more task waiting on the event loop, not a
-thread, and is dropped when its headers take longer than HEADER_READ_SECONDS; a body
-declared larger than the app can use is refused (413) from its Content-Length before
-a byte of it is read. What Django cannot do for itself is done here, around its
-plain WSGI handler: a body is read before the app sees it (:class:`BodyReads`), the
-app works in two lanes of threads (:class:`Lane`: a post that will hash a password has
-its own, and only such a post: one Django would turn away unhashed, for its CSRF token
-or the throttle, is answered in the ordinary lane), and the trusted proxy's forwarded
-address and scheme are applied (:func:`behind_a_proxy`).
-
-Why WSGI and a bounded wait for bodies, and not Django's ASGI handler (which reads a
-body on the event loop, so a client that never sends it holds no thread at all):
+app itself runs in Python, in a few threads per process, so each open connection is
+a task on the event loop, not a thread. Why WSGI and not Django's ASGI handler:
 measured side by side on the 2-core machine (granian, one process, SQLite, wrk with
 16 connections; two runs each, in two sittings), requests/s and p95:
 
@@ -30,31 +33,9 @@ measured side by side on the 2-core machine (granian, one process, SQLite, wrk w
     a poll (Django)   WSGI 218, 203, 160, 164    ASGI 90, 85, 85, 86
 
 Django's ASGI handler runs each request's Django part on a thread made for that
-request (asgiref's ThreadSensitiveContext) and hands it back and forth between that
-thread and the event loop; a new thread also means a new database connection. Even
-the bare view without a session, so with no database at all, ran at 214 against
-1,018 requests/s. At a fifth to a quarter of the bare view's rate, one process could
-not hold the polls of the tables it serves. And under WSGI a body cannot be cut off: granian
-has no timeout for one (emmett-framework/granian#728, "wontfix"), and a 408 sent
-while a thread still reads the body leaves that thread and the connection waiting
-until the client goes (measured: 13 s, the client's whole stay). So the wait is
-bounded instead: a client address may have PER_ADDRESS bodies on the way and the
-process ALL, on threads that never do the app's work, and past that the answer is
-503 at once (a phone keeps its save and sends it again).
-
-Behind the front (``--front``, ofcboard/front.py: nginx, which `make run` starts
-when it is installed) the phones never reach this server; nginx does, over loopback,
-with every body already read whole, within its own deadlines and limits per address.
-So behind it :class:`BodyReads` has nothing left to bound and is left out
-(tests/test_front.py: 128 bodies held back from 32 addresses, and 100 from the
-table's own address, leave every save going through within 2 s with it left out; the
-same attacks on this server without its front, BodyReads and all, saved nothing for
-30 s: 128 held bodies fill its ALL). What stays, front or no front: the hashing lane
-(nginx cannot tell a post that will hash from one that will not, and lets an address
-ask 20 times a second, which is 10 s of hashing a second), the forwarded address
-(nginx is the trusted proxy, so the login and sign-up counts see each phone's own),
-and the 413 from a declared length (for the server without its front). Without the
-front, in table mode on a laptop with no nginx, everything here is as before.
+request (asgiref's ThreadSensitiveContext), and a new thread means a new database
+connection: at a fifth to a quarter of the bare view's rate, one process could not
+hold the polls of the tables it serves.
 
 ``--workers N`` (or OFCBOARD_WORKERS) serves N processes on one port, each with its
 own threads and database connections; `make run` keeps one, so whatever a process
@@ -64,11 +45,10 @@ process's threads that do the app's work from the 8 below.
 
 import argparse
 import functools
-import io
-import ipaddress
 import os
 import resource
 import secrets
+import shutil
 import signal
 import socket
 import sys
@@ -81,24 +61,23 @@ from typing import Any
 from ofcboard.front import Front, Nginx
 from ofcboard.front import find as find_front
 from ofcboard.front import start as start_front
-from ofcboard.ready import gettext_noop, in_settings_language, watch_apart
-from ofcboard.refusals import BUSY, TOO_LARGE
+from ofcboard.ready import gettext_noop, in_settings_language, prepare, say_ready_once
+from ofcboard.refusals import BUSY
 
-# The app takes forms of a few hundred bytes and no uploads.
-MAX_REQUEST_BODY = 1024 * 1024
+# A phone on a bad Wi-Fi (or nginx, never) that starts a request and stalls is dropped
+# after this long without its headers.
 HEADER_READ_SECONDS = 10
-# Open connections one process serves at once (every phone keeps one open between its
-# polls); more wait in the listening socket's backlog.
+# Open connections one process serves at once (without the front every phone keeps
+# one open between its polls); more wait in the listening socket's backlog.
 CONNECTION_LIMIT = 4000
 THREADS = 8
 
 # Posts that check or set a password (scorekeeper/urls.py names their pages: the login
 # page, the open sign-up, an invitation link's sign-up and login). Hashing one takes
 # half a second of a core on purpose; they run HASHING_AT_ONCE at a time in a lane of
-# their own, so wrong passwords sent as fast as a script can never keep polls and saves
-# waiting for a thread, and at most HASHING_WAITING more wait for their turn (503 past
-# that). Only a post that will hash takes a place in it: one with a password, a CSRF
-# token Django takes, and an address the throttle does not refuse
+# their own, and at most HASHING_WAITING more wait for their turn (503 past that). Only
+# a post that will hash takes a place in it: one with a password, a CSRF token Django
+# takes, and an address the throttle does not refuse
 # (scorekeeper/site/password_gate.py); so junk sent from a few addresses cannot fill
 # the lane and turn a member's login away.
 HASHING_AT_ONCE = 1
@@ -142,11 +121,6 @@ def _in_their_language(environ: dict[str, Any], message: str) -> str:
         return translation.gettext(message)
 
 
-def _too_large(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-    words = _in_their_language(environ, TOO_LARGE)
-    return _answer(start_response, "413 Content Too Large", words=f"{words}\n".encode())
-
-
 def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
     words = _in_their_language(environ, BUSY)
     return _answer(
@@ -157,77 +131,6 @@ def _busy(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[b
     )
 
 
-class BodyReads:
-    """How many requests are sending their bodies, per client address and in all.
-
-    Granian hands a request to a Python thread as soon as its headers are in, and that
-    thread waits for the body for as long as the client keeps the connection open (see
-    the module's docstring). So bodies are read first, here, on threads that are not
-    the app's: a client address may send PER_ADDRESS bodies at a time and the process
-    ALL of them; past that the request is answered 503 at once. A client holding
-    bodies back from fewer than ALL / PER_ADDRESS (32) addresses leaves every other
-    phone's saves going through, and polls and pages always have their THREADS.
-    """
-
-    PER_ADDRESS = 4
-    ALL = 128
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_address: dict[str, int] = {}
-        self._all = 0
-
-    def start(self, address: str) -> bool:
-        with self._lock:
-            mine = self._by_address.get(address, 0)
-            if mine >= self.PER_ADDRESS or self._all >= self.ALL:
-                return False
-            self._by_address[address] = mine + 1
-            self._all += 1
-            return True
-
-    def finish(self, address: str) -> None:
-        with self._lock:
-            self._all -= 1
-            left = self._by_address[address] - 1
-            if left:
-                self._by_address[address] = left
-            else:
-                del self._by_address[address]
-
-
-def reading_bodies_first(app: WSGIApp, reads: BodyReads | None = None) -> WSGIApp:
-    """``app`` given each request's body whole, read within :class:`BodyReads`'
-    bounds; a body declared over MAX_REQUEST_BODY is refused (413) before any of it
-    is read, and one that turns out longer than that when it comes. A body cut short
-    (its client went away) never reaches the app."""
-    reads = reads or BodyReads()
-
-    def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        declared = environ.get("CONTENT_LENGTH") or ""
-        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-        if not chunked and declared in ("", "0"):
-            return app(environ, start_response)
-        if declared.isdigit() and int(declared) > MAX_REQUEST_BODY:
-            return _too_large(environ, start_response)
-        address = environ.get("REMOTE_ADDR", "")
-        if not reads.start(address):
-            return _busy(environ, start_response)
-        try:
-            body = environ["wsgi.input"].read(MAX_REQUEST_BODY + 1)
-        finally:
-            reads.finish(address)
-        if len(body) > MAX_REQUEST_BODY:
-            return _too_large(environ, start_response)
-        if not chunked and declared.isdigit() and len(body) < int(declared):
-            return _answer(start_response, "400 Bad Request")
-        environ["wsgi.input"] = io.BytesIO(body)
-        environ["CONTENT_LENGTH"] = str(len(body))
-        return app(environ, start_response)
-
-    return served
-
-
 class Lane:
     """``threads`` requests in the app at a time, the others waiting their turn in the
     order they came; with ``waiting``, at most that many wait, and :meth:`enter` turns
@@ -235,8 +138,7 @@ class Lane:
 
     First come, first served: a turn is handed straight to the request that waited
     longest. With threading's Semaphore a request that just came in could take a turn
-    before those already waiting, and with the threads kept for bodies as many as 145
-    may wait. Measured with bench/server.py (one process, two runs each): 16
+    before those already waiting. Measured with bench/server.py (one process, two runs each): 16
     connections, p95 of the bare view 22 and 20 ms, of the poll 104 and 102 ms, where
     the Semaphore with the 16 spare threads of before had 51 and 51, 221 and 202 ms;
     1,000 phones, five times what the poll could answer, 0 and 0 of wrk's 5 s timeouts
@@ -321,9 +223,8 @@ def in_lanes(
     """``app`` run in two lanes: posts that will hash a password (``will_hash``, asked
     of posts to the password pages only) in ``hashing``, everything else in ``work``.
     That question is asked in the work lane, as it may read the throttle's counts from
-    the database. The threads waiting for bodies (:class:`BodyReads`) or for the
-    hashing lane never add to the threads fighting over Python's lock or to the
-    database's connections at work."""
+    the database. The threads waiting for the hashing lane never add to the threads
+    fighting over Python's lock or to the database's connections at work."""
 
     def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if not work.enter():
@@ -346,45 +247,27 @@ def in_lanes(
     return served
 
 
-def _is_trusted(proxy: str) -> Callable[[str], bool]:
-    """Whether an address is one of ``proxy`` (addresses and networks, commas between,
-    or * for any)."""
-    if proxy.strip() == "*":
-        return lambda address: True
-    networks = [ipaddress.ip_network(part.strip()) for part in proxy.split(",") if part.strip()]
-    if not networks:
-        return lambda address: False
-
-    def trusted(address: str) -> bool:
-        try:
-            return any(ipaddress.ip_address(address) in network for network in networks)
-        except ValueError:
-            return False
-
-    return trusted
-
-
-def behind_a_proxy(app: WSGIApp, proxy: str) -> WSGIApp:
-    """Behind a TLS proxy (OFCBOARD_TRUSTED_PROXY=its address or network, or * ): its
-    X-Forwarded-For (the last entry, the one it added) becomes the request's
-    REMOTE_ADDR, and its X-Forwarded-Proto the request's scheme, from it only. Anyone
-    else's are dropped (everyone's, with no proxy given), so nobody reaching the server
-    directly can claim HTTPS or another phone's address by sending the headers
-    themselves: the throttle and Django's is_secure() read what results."""
-    trusted = _is_trusted(proxy)
+def believing_the_front(app: WSGIApp) -> WSGIApp:
+    """``app`` behind the front, which alone reaches it (on loopback): the phone's
+    address is the one the front passes on (X-Forwarded-For, a single address: the
+    front has already believed a trusted proxy's, or nobody's), for the hashing lane,
+    the throttle and Django alike. The scheme the front passes on is read by Django
+    itself (SECURE_PROXY_SSL_HEADER, set in settings.py behind the front)."""
 
     def served(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if not trusted(environ.get("REMOTE_ADDR", "")):
-            environ.pop("HTTP_X_FORWARDED_FOR", None)
-            environ.pop("HTTP_X_FORWARDED_PROTO", None)
-            return app(environ, start_response)
-        if forwarded_for := environ.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip():
-            environ["REMOTE_ADDR"] = forwarded_for
-        if environ.get("HTTP_X_FORWARDED_PROTO") in ("http", "https"):
-            environ["wsgi.url_scheme"] = environ["HTTP_X_FORWARDED_PROTO"]
+        if address := environ.get("HTTP_X_FORWARDED_FOR", "").strip():
+            environ["REMOTE_ADDR"] = address
         return app(environ, start_response)
 
     return served
+
+
+def served(application: WSGIApp, *, threads: int, behind_the_front: bool) -> WSGIApp:
+    """``application`` as a server process serves it: in its two lanes, and behind the
+    front believing the front's address; without it, the address is the client's own
+    and nobody's forwarded headers are read (Django reads none by itself)."""
+    lanes = in_lanes(application, Lane(threads), Lane(HASHING_AT_ONCE, waiting=HASHING_WAITING))
+    return believing_the_front(lanes) if behind_the_front else lanes
 
 
 def app() -> WSGIApp:
@@ -402,14 +285,14 @@ def app() -> WSGIApp:
     # Here, not in the app's start-up: only a running server keeps the hourly backups,
     # never a manage.py command or a test.
     start_hourly()
-
     threads = int(os.environ.get("OFCBOARD_THREADS") or THREADS)
-    lanes = in_lanes(application, Lane(threads), Lane(HASHING_AT_ONCE, waiting=HASHING_WAITING))
-    # Behind the front, nginx has read each body whole before passing it on, at
-    # loopback speed: nothing is left for BodyReads to bound. Without it, it is ours.
-    served = lanes if os.environ.get("OFCBOARD_FRONT") else reading_bodies_first(lanes)
-    # Without a trusted proxy, everyone's forwarded headers are dropped.
-    return behind_a_proxy(served, os.environ.get("OFCBOARD_TRUSTED_PROXY", ""))
+    serving = served(application, threads=threads, behind_the_front=_behind_the_front())
+    say_ready_once()
+    return serving
+
+
+def _behind_the_front() -> bool:
+    return bool(os.environ.get("OFCBOARD_FRONT"))
 
 
 def _allow_open_sockets(wanted: int) -> None:
@@ -466,7 +349,6 @@ def main(argv: list[str] | None = None) -> None:
         os.environ.update(
             OFCBOARD_FRONT="1",
             OFCBOARD_PUSH_URL=f"http://{publish}/",
-            OFCBOARD_TRUSTED_PROXY="127.0.0.1",
             OFCBOARD_FRONT_PASS_SECRET=pass_secret,
         )
         front = start_front(
@@ -477,16 +359,16 @@ def main(argv: list[str] | None = None) -> None:
             pass_secret=pass_secret,
             trusted_proxies=proxies,
         )
-    _say_which_way(args.front, nginx)
+    _say_which_way(nginx)
     if front is not None:
         threading.Thread(target=keep_the_front, args=(front,), daemon=True).start()
     # After the port check above: a second `make run` must not see the first server
-    # and say "Ready". In a process apart: see watch_apart. Behind the front, once the
-    # app answers (nginx, started first, is up by then).
-    watch_apart(port, host)
+    # and say "Ready". Said by the first server process to load (ofcboard/ready.py).
+    ready = prepare()
     try:
         _serve(args, host, port, threads)
     finally:
+        shutil.rmtree(ready, ignore_errors=True)
         if front is not None:
             front.stop()
 
@@ -495,8 +377,15 @@ def main(argv: list[str] | None = None) -> None:
 INSTALL_FRONT = "sudo apt install nginx libnginx-mod-nchan"
 THROUGH_THE_FRONT = gettext_noop("Serving through nginx: changes are pushed to the phones.")
 WITHOUT_A_FRONT = gettext_noop(
-    "Serving without nginx: the phones ask for changes every 2 s. "
-    "To push them at once, install nginx with Nchan: %(command)s"
+    "Serving without nginx, for a table's own Wi-Fi where everyone is trusted: nothing "
+    "holds off a stranger on the network, and the phones ask for changes every 2 s. "
+    "To serve anywhere else, and to push changes at once, install nginx with Nchan: "
+    "%(command)s"
+)
+PROXY_WITHOUT_A_FRONT = gettext_noop(
+    "OFCBOARD_TRUSTED_PROXY names a proxy, but only nginx in front believes one, and "
+    "this server runs without it. Start it with --front yes (install nginx with Nchan: "
+    "%(command)s)."
 )
 NO_FRONT_HERE = gettext_noop(
     "There is no nginx with its Nchan module here. Install them with: %(command)s"
@@ -547,25 +436,27 @@ def keep_the_front(
 
 
 def _the_front(wanted: str) -> Nginx | None:
-    """nginx with Nchan when asked for and installed."""
-    if wanted == "no":
-        return None
-    nginx = find_front()
+    """nginx with Nchan when asked for and installed. Without it, a proxy named in
+    OFCBOARD_TRUSTED_PROXY would be believed by nobody (every request then looks like
+    plain HTTP to a site that sends plain HTTP on to HTTPS): the server stops and says
+    why rather than send every phone round in circles."""
+    nginx = None if wanted == "no" else find_front()
     if nginx is None and wanted == "yes":
         raise SystemExit(in_settings_language(NO_FRONT_HERE) % {"command": INSTALL_FRONT})
+    if nginx is None and os.environ.get("OFCBOARD_TRUSTED_PROXY", "").strip():
+        said = in_settings_language(PROXY_WITHOUT_A_FRONT) % {"command": INSTALL_FRONT}
+        raise SystemExit(said)
     return nginx
 
 
-def _say_which_way(wanted: str, nginx: Nginx | None) -> None:
-    """Which way the phones get their changes. Only once the environment is set for
-    the app: reading the words reads the settings module, which the server processes
-    then share as it was read (the app's PUSH_URL among them)."""
+def _say_which_way(nginx: Nginx | None) -> None:
+    """How this server serves, and so where it may. Only once the environment is set
+    for the app: reading the words reads the settings module, which the server
+    processes then share as it was read (the app's PUSH_URL among them)."""
     if nginx is not None:
         said = in_settings_language(THROUGH_THE_FRONT)
-    elif wanted == "auto":
-        said = in_settings_language(WITHOUT_A_FRONT) % {"command": INSTALL_FRONT}
     else:
-        return
+        said = in_settings_language(WITHOUT_A_FRONT) % {"command": INSTALL_FRONT}
     print(said, flush=True)
 
 
@@ -589,20 +480,17 @@ def _serve(args: argparse.Namespace, host: str, port: int, threads: int) -> None
         interface=Interfaces.WSGI,
         workers=args.workers,
         workers_kill_timeout=STOP_SECONDS,
-        # The threads that may wait for the hashing lane, and without the front for a
-        # body, come on top of those that do the work.
-        blocking_threads=threads
-        + (0 if os.environ.get("OFCBOARD_FRONT") else BodyReads.ALL)
-        + HASHING_AT_ONCE
-        + HASHING_WAITING,
+        # The threads that may wait for the hashing lane come on top of those that do
+        # the work.
+        blocking_threads=threads + HASHING_AT_ONCE + HASHING_WAITING,
         backlog=2048,
         backpressure=CONNECTION_LIMIT,
         http=HTTPModes.http1,
         websockets=False,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_SECONDS * 1000),
         # Its one warning says that this many threads is a lot for 2 cores: most of them
-        # are there to wait (for bodies, for the hashing lane), on purpose; granian
-        # starts them only when they are needed.
+        # are there to wait for the hashing lane, on purpose; granian starts them only
+        # when they are needed.
         log_level=LogLevels.error,
     ).serve()
 

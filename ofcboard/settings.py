@@ -236,8 +236,13 @@ if not DEBUG and not TABLE_MODE:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    # The scheme behind a TLS proxy is set by the server, from the trusted proxy only
-    # (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py): no SECURE_PROXY_SSL_HEADER here.
+
+# Behind the front (ofcboard/serve.py starts it and says so here), only nginx reaches
+# the app, on loopback, and it always sets X-Forwarded-Proto: from a proxy named in
+# OFCBOARD_TRUSTED_PROXY, that proxy's; from anyone else, the scheme they came by.
+# Without the front nobody's is believed.
+if os.environ.get("OFCBOARD_FRONT"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Invitation links, big screens' links and sign-in codes are secrets in their address,
 # and Django logs the address of every 4xx: each record's are hidden on its way to the
@@ -310,8 +315,8 @@ AXES_LOCKOUT_CALLABLE = "scorekeeper.site.throttle.locked_out"
 # Counts simply run out after the cool-off: a reset on success would let someone
 # clear their address's count by logging in to an account of their own.
 AXES_RESET_ON_SUCCESS = False
-# The phone's address is REMOTE_ADDR: behind the trusted proxy the server has put the
-# address the proxy passed there (OFCBOARD_TRUSTED_PROXY, ofcboard/serve.py).
+# The phone's address is REMOTE_ADDR: behind the front, the server has put there the
+# address the front passed on (ofcboard/serve.py believing_the_front).
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.site.throttle.client_address"
 AXES_ENABLE_ADMIN = False
 # Only failures are kept: nobody needs a log of when each friend logged in.

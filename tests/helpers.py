@@ -4,13 +4,13 @@ Plain functions, imported by the test modules; `tests/conftest.py` hands the fac
 and the login to the tests as fixtures.
 """
 
+import http.client
 import itertools
 import os
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
@@ -303,11 +303,17 @@ def _listens(port: int) -> bool:
 
 
 def _app_answers(port: int) -> bool:
+    """Whether the app behind the front answers: anything but the front's own word
+    that it could not reach it (502, 504), a redirect to HTTPS or the health check's
+    503 included."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2) as answer:
-            return answer.status == 200
-    except OSError:
+        connection.request("GET", "/health/")
+        return connection.getresponse().status not in (502, 504)
+    except (OSError, http.client.HTTPException):
         return False
+    finally:
+        connection.close()
 
 
 def migrate_app(to: tuple[str, str] | None = None) -> Apps:

@@ -3,7 +3,8 @@ installed (`python -m ofcboard.serve --front yes`, ofcboard/front.py): a save re
 the other phones' streams at once, and no client on the Wi-Fi, or on the internet, can
 stall the table's saves by holding bodies back or by asking too much.
 
-The same attacks without the front are tests/test_server_front.py's.
+Without the front the server is for a table's own Wi-Fi and holds off none of these
+(ofcboard/serve.py).
 """
 
 import contextlib

@@ -1,8 +1,7 @@
-"""The server `make run` starts (ofcboard/serve.py) holds against slow and huge
-requests: clients dripping their headers or holding back their bodies do not keep a
-normal page from loading or a table from playing, wrong passwords sent as fast as a
-script can do not slow the polls, and a body declared too big is refused before it
-is sent."""
+"""The server `make run` starts (ofcboard/serve.py), without its front: clients
+dripping their headers do not keep a normal page from loading, wrong passwords sent
+as fast as a script can do not slow the polls, several processes serve one port and
+stop together. What a front does (bodies, sizes, rates) is tests/test_front.py's."""
 
 import contextlib
 import http.client
@@ -22,8 +21,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from ofcboard.serve import MAX_REQUEST_BODY, BodyReads
-from scorekeeper.models import Entry
+from ofcboard.ready import READY
 from tests.helpers import make_night, start_server
 from tests.test_many_nodes import database_url
 
@@ -60,13 +58,6 @@ def page(port: int, path: str = "/login/") -> int:
 
 
 HEADERS_NEVER_FINISHED = (b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-Slow: a\r\n")
-# A form post just under the limit whose body comes a byte at a time.
-BODY_NEVER_FINISHED = (
-    b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-    b"Content-Type: application/x-www-form-urlencoded\r\n"
-    b"Content-Length: %d\r\n\r\nusername=" % (MAX_REQUEST_BODY - 1),
-    b"a",
-)
 
 
 class Drippers:
@@ -133,51 +124,29 @@ def test_forty_clients_dripping_headers_do_not_hold_up_a_normal_page(server):
         drippers.close()
 
 
-def test_forty_bodies_dripping_from_one_address_hold_four_threads_at_most(server):
-    drippers = Drippers(server, SLOW_CLIENTS, BODY_NEVER_FINISHED)
-    try:
-        time.sleep(1)
-        for _ in range(5):
-            started = time.monotonic()
-            assert page(server) == 200
-            assert time.monotonic() - started < 5
-        answers = drippers.answers()
-        busy = [answer for answer in answers if answer.startswith(b"HTTP/1.1 503")]
-        assert len(busy) == SLOW_CLIENTS - BodyReads.PER_ADDRESS
-        assert answers.count(b"") == BodyReads.PER_ADDRESS  # still sending, still waited for
-    finally:
-        drippers.close()
-
-
-def test_a_body_declared_too_big_is_refused_without_being_read(server):
-    with socket.create_connection(("127.0.0.1", server), timeout=10) as sock:
-        sock.sendall(
-            b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: multipart/form-data; boundary=x\r\n"
-            b"Content-Length: %d\r\n\r\n" % (100 * 1024 * 1024)
-        )
-        # Not a byte of the 100 MB is sent: the answer comes from the declared length.
-        answer = sock.recv(200)
-    assert answer.startswith(b"HTTP/1.1 413")
-
-
-def test_a_body_just_under_the_limit_still_reaches_the_app(server):
-    with socket.create_connection(("127.0.0.1", server), timeout=10) as sock:
-        body = b"x" * (MAX_REQUEST_BODY - 1)
-        sock.sendall(
-            b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-            b"Content-Type: application/octet-stream\r\n"
-            b"Content-Length: %d\r\n\r\n" % len(body) + body
-        )
-        answer = sock.recv(200)
-    # The app itself answers (its CSRF check refuses a form without a token).
-    assert answer.startswith(b"HTTP/1.1 403")
-
-
 def test_several_processes_serve_one_port_and_stop_together(tmp_path_factory):
-    process, port = start(tmp_path_factory, "--workers", "2")
+    said = tmp_path_factory.mktemp("said") / "server.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('front')}/db.sqlite3",
+        "OFCBOARD_TABLE": "1",
+    }
+    process, port = start_server(env, "--workers", "2", output=said)
     try:
         assert [page(port) for _ in range(4)] == [200] * 4
+        deadline = time.monotonic() + 30
+        while READY not in said.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)  # the other process has loaded by now too
+        lines = said.read_text().splitlines()
+        # Said once, by the first of the two to load, and no process of its own for it:
+        # the server's only children are its two server processes, forked from it.
+        assert lines.count(READY) == 1, lines
+        assert any("for a table's own Wi-Fi" in line for line in lines), lines
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        command = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+        assert [Path(f"/proc/{child}/cmdline").read_bytes() for child in children] == [command] * 2
     finally:
         process.terminate()
         process.wait(10)
@@ -358,65 +327,6 @@ class HeldBodies:
         self.thread.join()
         for sock in self.sockets:
             sock.close()
-
-
-def full_post_from(address: str, port: int) -> bytes:
-    """A complete (if token-less) post from ``address``: the start of the answer."""
-    with from_address(address, port, timeout=10) as sock:
-        sock.sendall(
-            b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b"
-        )
-        return sock.recv(200)
-
-
-# Long enough for a few rounds of saves while every held body is in: a save that needed
-# a thread the held bodies keep would not come back until they are let go, after the
-# last round, so one round already fails on it.
-HELD_FOR = 5
-ATTACKERS = [f"127.0.0.{n}" for n in range(2, 12)]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_bodies_held_back_from_ten_addresses_leave_every_save_going_through():
-    night = make_night(PLAYERS)
-    seats = {seat.name: seat.pk for seat in night.seats.all()}
-    process, port = serving_the_test_database()
-    try:
-        phones = phones_at(port, night)
-        held = HeldBodies(port, ATTACKERS, 50)
-        waits: list[float] = []
-        number = 0
-        try:
-            time.sleep(1)  # every one of them has sent its headers
-            started = time.monotonic()
-            while time.monotonic() - started < HELD_FOR:
-                number += 1
-                totals = {"Anna": number, "Bram": -2 * number, "Chris": number}
-                forms = {
-                    name: {"round": number, "seat": seats[name], "points": totals[name]}
-                    for name in PLAYERS
-                }
-                waits += save_at_once(phones, night, forms)
-                time.sleep(1)
-        finally:
-            held.close()
-        assert len(waits) == number * len(PLAYERS)
-        # A save that waited for the held bodies would not be back before they are let
-        # go (its 30 s timeout); the bound leaves room for a machine busy with other tests.
-        assert number >= 2
-        assert max(waits) < 5, sorted(waits)[-5:]
-        recorded = Entry.objects.filter(round__night=night, round__recorded_at__isnull=False)
-        assert recorded.count() == number * len(PLAYERS)
-
-        # Once they are gone, nothing waits for them: each address may send again.
-        time.sleep(0.5)
-        for address in ATTACKERS:
-            answers = [full_post_from(address, port) for _ in range(BodyReads.PER_ADDRESS)]
-            assert not any(answer.startswith(b"HTTP/1.1 503") for answer in answers), answers
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def poll_latencies(phones: Iterable[Phone], poll: str, seconds: float) -> list[float]:

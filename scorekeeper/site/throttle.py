@@ -56,9 +56,9 @@ SIGNUPS_PER_ADDRESS = "12/h"
 def client_address(request: HttpRequest) -> str:
     """The phone's address as it is counted: the connection's, and for an IPv6 address
     its /64, which one home or one phone is given whole (so 2^64 addresses to try
-    from); as the front counts it (ofcboard/front.py). Behind the trusted proxy the
-    server has put the address the proxy passed there (ofcboard/serve.py,
-    behind_a_proxy); a forwarded header a client sends itself is never read here."""
+    from); as the front counts it (ofcboard/front.py). Behind the front the server has
+    put there the address the front passed on (ofcboard/serve.py,
+    believing_the_front); a forwarded header a client sends itself is never read here."""
     address = str(request.META.get("REMOTE_ADDR", ""))
     try:
         parsed = ipaddress.ip_address(address)

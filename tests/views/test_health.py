@@ -6,6 +6,8 @@ session read, no account, no cookie."""
 import http.client
 import json
 import os
+import subprocess
+import sys
 from importlib import import_module
 from unittest import mock
 
@@ -15,6 +17,7 @@ from django.db import OperationalError, connection
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from ofcboard import front
 from scorekeeper.views import health
 from tests.helpers import start_server
 from tests.test_deployed_site import TEST_RUN_SETTINGS
@@ -132,11 +135,11 @@ def get(port: int, path: str, **headers: str) -> tuple[int, http.client.HTTPMess
         connection.close()
 
 
-def production_server(tmp_path, database_url: str) -> tuple:
-    """The server with the project's settings (not the tests'): DEBUG off, HTTPS
-    required, behind a TLS proxy on this machine, as the README runs it."""
+def production_env(tmp_path, database_url: str) -> dict[str, str]:
+    """The project's settings (not the tests'): DEBUG off, HTTPS required, behind a
+    TLS proxy on this machine, as the README runs it."""
     env = {k: v for k, v in os.environ.items() if k not in TEST_RUN_SETTINGS}
-    env |= {
+    return env | {
         "DEBUG": "0",
         "OFCBOARD_TABLE": "0",
         "SECRET_KEY": "health-test-" + "k" * 40,
@@ -147,7 +150,12 @@ def production_server(tmp_path, database_url: str) -> tuple:
         "OFCBOARD_SESSION_CACHE": str(tmp_path / "sessions"),
         "OFCBOARD_BACKUP_DIR": "",
     }
-    return start_server(env)
+
+
+def production_server(tmp_path, database_url: str) -> tuple:
+    """The server as the README runs it for real: behind its front, the TLS proxy on
+    this machine named to it."""
+    return start_server(production_env(tmp_path, database_url), "--front", "yes")
 
 
 # What the proxy sends with every request: the site's name and the scheme.
@@ -185,3 +193,38 @@ def test_the_server_whose_database_cannot_open_answers_503(tmp_path):
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.mark.skipif(front.find() is None, reason="nginx with Nchan is not installed")
+def test_the_scheme_is_believed_from_the_named_proxy_through_the_front_only(tmp_path):
+    """From the proxy named in OFCBOARD_TRUSTED_PROXY (127.0.0.1) the front believes
+    HTTPS; the same header from another address of this machine is not believed, and
+    the request is sent on to HTTPS."""
+    process, port = production_server(tmp_path, f"sqlite:///{tmp_path}/db.sqlite3")
+    try:
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=("127.0.0.9", 0)
+        )
+        connection.request("GET", "/health/", headers=PROXIED)
+        answer = connection.getresponse()
+        answer.read()
+        connection.close()
+        assert answer.status == 301
+        assert get(port, "/health/", **PROXIED)[0] == 200
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_proxy_named_to_a_server_without_its_front_stops_it_with_the_reason(tmp_path):
+    env = production_env(tmp_path, f"sqlite:///{tmp_path}/db.sqlite3")
+    stopped = subprocess.run(
+        [sys.executable, "-m", "ofcboard.serve", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert stopped.returncode == 1
+    assert "OFCBOARD_TRUSTED_PROXY names a proxy" in stopped.stderr
+    assert "--front yes" in stopped.stderr
