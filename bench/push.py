@@ -25,6 +25,10 @@ a redirect), so the app publishes it as it does any phone's.
    each phone doing what static/ofcboard/live.js does (the stream, a fetch when it
    opens and for each version the page does not show, the safety poll every 30 s),
    against htmx's poll every 2 s: the requests that reach the app, per phone a minute.
+4. After a restart: 10,000 phones opening their streams again at once, each its first
+   request since the server started: the time until all of them stream, with the
+   sessions read from the database (the settings) and, for reference, from the file
+   cache used before (bench/settings.py, BENCH_SESSION_FILES).
 """
 
 import argparse
@@ -112,7 +116,6 @@ class Tables:
     def __init__(self) -> None:
         env = server_env()
         # Not the checkout's own folders: the sessions' file cache and the static files.
-        env["OFCBOARD_SESSION_CACHE"] = tempfile.mkdtemp(prefix="bench-sessions-")
         env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-static-")
         os.environ.update(env)
         import django
@@ -966,12 +969,54 @@ def part_requests(db: Tables, args: argparse.Namespace) -> None:
     )
 
 
+# -- 4. After a restart ----------------------------------------------------------------
+
+
+async def open_again(server: Server, tables: list[Table], phones: int) -> tuple[float, str, str]:
+    """Every phone opening its stream at once on a server just started (each one's
+    first request since the restart): (seconds until all stream, rates, answers)."""
+    streams = [
+        Stream(server.port, table, phone, lambda version, at: None)
+        for table in tables
+        for phone in table.phones
+    ][:phones]
+    took, statuses = await open_streams(server.port, streams)
+    for stream in streams:
+        stream.close()
+    return took, opening_rates(streams), ", ".join(f"{n:,} {s}" for s, n in statuses.items())
+
+
+def part_restart(db: Tables, args: argparse.Namespace) -> None:
+    phones = args.restart_phones
+    tables = db.first(-(-phones // PHONES_AT_A_NIGHT))
+    print(
+        f"\n4. After a restart: {phones:,} phones opening their streams again, {OPENING_AT_ONCE}"
+        " at a time, through the front; sessions in the database only, as a restart leaves"
+        " them (goal: all streaming within 30 s)"
+    )
+    stores = (("sessions from the database (now)", False), ("sessions in files (before)", True))
+    for label, in_files in stores:
+        env = (
+            {"BENCH_SESSION_FILES": tempfile.mkdtemp(prefix="bench-sessions-")} if in_files else {}
+        )
+        os.environ.update(env)
+        try:
+            with Server(front=True, workers=args.workers) as server:
+                took, rates, answers = asyncio.run(open_again(server, tables, phones))
+        finally:
+            for name in env:
+                os.environ.pop(name)
+        print(f"  {label:<38} all in {took:5.1f} s{rates}; answers {answers}", flush=True)
+
+
 # -- The command -------------------------------------------------------------------------
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["idle", "spread", "requests"], action="append")
+    parser.add_argument(
+        "--only", choices=["idle", "spread", "requests", "restart"], action="append"
+    )
     parser.add_argument("--quick", action="store_true", help="small sizes, a minute or two")
     parser.add_argument(
         "--workers",
@@ -988,17 +1033,25 @@ def main() -> None:
     parser.add_argument("--requests-phones", type=int, default=100)
     parser.add_argument("--requests-seconds", type=float, default=60)
     parser.add_argument("--every", type=float, default=10, help="seconds between a night's saves")
+    parser.add_argument("--restart-phones", type=int, default=10_000)
     args = parser.parse_args()
     if args.quick:
         args.idle_phones, args.idle_reference, args.idle_seconds = 500, 100, 10
         args.spread_phones, args.spread_reference, args.spread_seconds = 100, 50, 20
         args.requests_phones, args.requests_seconds = 20, 30
+        args.restart_phones = 500
     # Every phone a socket: as many as this process may have.
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"Changes pushed through the front, against polls every 2 s ({CORES} cores, SQLite)")
     db = Tables()
-    for part, run in (("idle", part_idle), ("spread", part_spread), ("requests", part_requests)):
+    parts = (
+        ("idle", part_idle),
+        ("spread", part_spread),
+        ("requests", part_requests),
+        ("restart", part_restart),
+    )
+    for part, run in parts:
         if not args.only or part in args.only:
             run(db, args)
 

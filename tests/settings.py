@@ -45,10 +45,6 @@ CACHES = {
     **CACHES,
     "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
 }
-# Sessions in this process's memory, unless the test shares a Redis (the two-node test)
-# or gives a server its folder of session files: no test leaves them in the checkout.
-if not CACHE_URL and not os.environ.get("OFCBOARD_SESSION_CACHE"):
-    CACHES["sessions"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 
 # No backups after each night a test ends: the tests of them give their own folder.
 OFCBOARD_BACKUP_DIR = ""

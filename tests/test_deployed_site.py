@@ -45,7 +45,6 @@ TEST_RUN_SETTINGS = (
     "CACHE_URL",
     "THROTTLE_CACHE_URL",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
-    "OFCBOARD_SESSION_CACHE",
     "OFCBOARD_BACKUP_DIR",
     "STATIC_ROOT",
 )
@@ -163,11 +162,10 @@ def site(tmp_path_factory):
         "DEBUG": "0",
         "OFCBOARD_TABLE": "1",
         # What `make run` keeps in the checkout (.secret_key, db.sqlite3, staticfiles/,
-        # cache/sessions, backups/), here in the test's own folder.
+        # backups/), here in the test's own folder.
         "SECRET_KEY": "deployed-site-test-" + "k" * 40,
         "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
         "STATIC_ROOT": str(folder / "staticfiles"),
-        "OFCBOARD_SESSION_CACHE": str(folder / "sessions"),
         "OFCBOARD_BACKUP_DIR": str(folder / "backups"),
     }
     run("manage.py", "migrate", "--noinput", "-v", "0", env=env)
@@ -282,7 +280,7 @@ def test_manage_py_by_hand_keeps_debug_off_unless_asked_for(tmp_path):
     had_key = key_file.exists()
     try:
         # Nothing said: as `make run` runs its commands (table mode, DEBUG off).
-        by_hand = manage("shell", "-c", script, OFCBOARD_SESSION_CACHE=str(tmp_path))
+        by_hand = manage("shell", "-c", script)
         assert by_hand.returncode == 0, by_hand.stderr
         assert by_hand.stdout.split()[-2:] == ["False", "True"]
     finally:

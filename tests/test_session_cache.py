@@ -1,7 +1,7 @@
-"""Sessions are read from a cache that every server process on the machine shares (a
-folder of files, without Redis): a logout answered by one process ends the session
-in all of them, where a cache in each process's own memory would let the others
-answer the phone as still logged in."""
+"""Sessions are read from a store that every server process on the machine shares (the
+database, without Redis): a logout answered by one process ends the session in all of
+them, where a cache in each process's own memory would let the others answer the
+phone as still logged in."""
 
 import os
 import re
@@ -36,7 +36,6 @@ def test_a_logout_in_one_server_process_ends_the_session_in_every_one(tmp_path):
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DATABASE_URL": database_url(),
         "OFCBOARD_TABLE": "1",
-        "OFCBOARD_SESSION_CACHE": str(tmp_path / "sessions"),
     }
     env.pop("CACHE_URL", None)
     server, port = start_server(env, "--workers", "2")

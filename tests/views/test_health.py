@@ -147,7 +147,6 @@ def production_env(tmp_path, database_url: str) -> dict[str, str]:
         "OFCBOARD_TRUSTED_PROXY": "127.0.0.1",
         "DATABASE_URL": database_url,
         "STATIC_ROOT": str(tmp_path / "staticfiles"),
-        "OFCBOARD_SESSION_CACHE": str(tmp_path / "sessions"),
         "OFCBOARD_BACKUP_DIR": "",
     }
 
