@@ -981,9 +981,10 @@ async def open_again(server: Server, tables: list[Table], phones: int) -> tuple[
         for phone in table.phones
     ][:phones]
     took, statuses = await open_streams(server.port, streams)
+    rates = opening_rates(streams)
     for stream in streams:
         stream.close()
-    return took, opening_rates(streams), ", ".join(f"{n:,} {s}" for s, n in statuses.items())
+    return took, rates, ", ".join(f"{n:,} {s}" for s, n in statuses.items())
 
 
 def part_restart(db: Tables, args: argparse.Namespace) -> None:
