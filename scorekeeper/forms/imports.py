@@ -15,19 +15,10 @@ from scorekeeper.dates import day
 from scorekeeper.i18n import decimal, money
 from scorekeeper.table.formatting import signed
 from scorekeeper.table.history_json import is_json, read_history
-from scorekeeper.table.spreadsheet import (
-    MAX_BYTES,
-    MAX_ENTRIES,
-    MAX_LINES,
-    Kind,
-    Problem,
-    Sheet,
-    SheetNight,
-    count_lines,
-    from_data,
-    read_sheet,
-    to_data,
-)
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES, MAX_ENTRIES, MAX_LINES
+from scorekeeper.table.spreadsheet.reading import count_lines, read_sheet
+from scorekeeper.table.spreadsheet.sheet import Kind, Problem, Sheet, SheetNight
+from scorekeeper.table.spreadsheet.tokens import from_data, to_data
 
 # A preview's nights may be imported within this many seconds of the upload.
 TOKEN_AGE = 60 * 60

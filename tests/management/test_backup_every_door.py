@@ -55,7 +55,7 @@ from scorekeeper.services.rounds import edit_round, record_entry, undo_last_roun
 from scorekeeper.services.seasons import add_season, remove_season
 from scorekeeper.services.seats import add_seat, deal_me_in, leave_seat
 from scorekeeper.services.sign_ins import make_sign_in_code, record_phone, use_sign_in_code
-from scorekeeper.table.spreadsheet import read_sheet
+from scorekeeper.table.spreadsheet.reading import read_sheet
 from tests.helpers import body_text, log_in, make_group, make_user
 from tests.management.test_backup import empty_the_database, without_tokens
 

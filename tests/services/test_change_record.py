@@ -39,7 +39,7 @@ from scorekeeper.services import (
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import Unrecorded, night_change
 from scorekeeper.table.people import person_key
-from scorekeeper.table.spreadsheet import read_sheet
+from scorekeeper.table.spreadsheet.reading import read_sheet
 from tests.helpers import (
     PASSWORD,
     enter,

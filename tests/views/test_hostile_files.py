@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from scorekeeper.services.imports import game_names
-from scorekeeper.table.spreadsheet import MAX_BYTES, read_sheet
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES
+from scorekeeper.table.spreadsheet.reading import read_sheet
 from tests.helpers import make_group
 from tests.views.test_import import csv_file
 

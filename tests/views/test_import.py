@@ -12,7 +12,7 @@ from scorekeeper.models import Group, Night, Seat
 from scorekeeper.reads.history import group_table
 from scorekeeper.services.nights import end_night
 from scorekeeper.services.rounds import record_entry
-from scorekeeper.table.spreadsheet import MAX_BYTES, MAX_LINES
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES, MAX_LINES
 from tests.helpers import make_group
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "spreadsheet"
