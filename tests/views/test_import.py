@@ -8,11 +8,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from scorekeeper.forms.imports import PROBLEM_MESSAGES
 from scorekeeper.models import Group, Night, Seat
 from scorekeeper.reads.history import group_table
 from scorekeeper.services.nights import end_night
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.table.spreadsheet.limits import MAX_BYTES, MAX_LINES
+from scorekeeper.table.spreadsheet.sheet import Kind
 from tests.helpers import make_group
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "spreadsheet"
@@ -189,3 +191,8 @@ def test_a_member_of_another_group_gets_404(client, login, group):
     data = (DATA / "three_years_good.csv").read_bytes()
     assert client.post(url, {"file": csv_file(data)}).status_code == 404
     assert not Night.objects.exists()
+
+
+def test_every_problem_a_file_can_have_has_its_sentence():
+    # A kind of problem added without its words would fail the page with a KeyError.
+    assert set(PROBLEM_MESSAGES) == set(Kind)
