@@ -66,16 +66,27 @@ def make_night(
     users = {user.name: user for user in User.objects.filter(name__in=players)}
     seats = [SeatRequest(user=users[name]) for name in players]
     seats += [SeatRequest(guest_name=name) for name in guests]
-    return start_night(
-        group=group,
-        started_by=users[players[0]],
+    return start_seated(
+        group,
+        users[players[0]],
+        seats,
         game_id=game,
         rules=rules or {},
         point_cents=point_cents,
-        seats=seats,
         first_dealer=dealer,
         loss_cap_cents=loss_cap_cents,
     )
+
+
+def start_seated(
+    group: Group, by: User, seats: list[SeatRequest], *, door=start_night, **more
+) -> Night:
+    """A night of ``seats`` started by ``by`` through ``door`` (start_night, or one that
+    takes the same: start_drawn_night): the standard game, no house rules, 10 cents a
+    point, the first seat dealing; ``more`` changes any of those or adds what else the
+    door takes (``beside_running=True``)."""
+    usual = {"game_id": "standard", "rules": {}, "point_cents": 10, "first_dealer": 0}
+    return door(group=group, started_by=by, seats=seats, **{**usual, **more})
 
 
 def log_in(client: Client, who: User | str) -> Client:

@@ -12,7 +12,7 @@ from scorekeeper.services.groups import join_group
 from scorekeeper.services.nights import SeatRequest
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seat_draws import start_drawn_night
-from tests.helpers import enter, finish, make_night, play
+from tests.helpers import enter, finish, make_night, play, start_seated
 from tests.services.test_concurrency import run_at_once
 
 SCOREKEEPER = apps.get_app_config("scorekeeper")
@@ -61,15 +61,8 @@ def test_a_night_without_rounds_goes_with_its_seats_open_round_and_typed_totals(
 def test_a_drawn_night_goes_with_its_seat_draw(make_group):
     group = make_group(members=("Anna", "Bram"))
     users = list(User.objects.order_by("pk"))
-    night = start_drawn_night(
-        group=group,
-        started_by=users[0],
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[SeatRequest(user=user) for user in users],
-        first_dealer=0,
-    )
+    seats = [SeatRequest(user=user) for user in users]
+    night = start_seated(group, users[0], seats, door=start_drawn_night)
     assert SeatDraw.objects.filter(night=night).exists()
     call_off_night(night=night, by=users[0])
     assert not SeatDraw.objects.exists() and not Night.objects.exists()

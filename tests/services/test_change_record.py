@@ -50,6 +50,7 @@ from tests.helpers import (
     members_since,
     play,
     seats_of,
+    start_seated,
 )
 from tests.services.test_night_door import ANNA_BOARD
 
@@ -244,28 +245,19 @@ def _case_call_off(night):
     return lambda: call_off.call_off_night(night=night, by=user("Anna"))
 
 
+def _anna_and_bram() -> list[nights.SeatRequest]:
+    return [nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))]
+
+
 def _case_start(night):
     nights.end_night(night=night, by=user("Anna"))
-    return lambda: nights.start_night(
-        group=night.group,
-        started_by=user("Bram"),
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
-        first_dealer=0,
-    )
+    return lambda: start_seated(night.group, user("Bram"), _anna_and_bram())
 
 
 def _case_drawn(night):
     nights.end_night(night=night, by=user("Anna"))
-    return lambda: seat_draws.start_drawn_night(
-        group=night.group,
-        started_by=user("Bram"),
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
+    return lambda: start_seated(
+        night.group, user("Bram"), _anna_and_bram(), door=seat_draws.start_drawn_night
     )
 
 
@@ -638,16 +630,7 @@ def test_every_kind_reads_in_the_readers_language(table, language):
     /tmp/translations/record.json), a message missing from one is skipped by name."""
     _record_everything(table)
     call_off.call_off_night(
-        night=nights.start_night(
-            group=table.group,
-            started_by=user("Anna"),
-            game_id="standard",
-            rules={},
-            point_cents=10,
-            seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
-            first_dealer=0,
-            beside_running=True,
-        ),
+        night=start_seated(table.group, user("Anna"), _anna_and_bram(), beside_running=True),
         by=user("Anna"),
     )
     changes = list(Change.objects.select_related("by"))
