@@ -27,6 +27,7 @@ from scorekeeper.models import Group, Night, Round, Seat, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.groups import create_group, join_group
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
+from scorekeeper.services.payments import mark_paid
 from scorekeeper.services.rounds import EntryResult, record_entry
 
 PASSWORD = "table-talk-42"
@@ -137,6 +138,19 @@ def play_round(night: Night, totals: dict[str, int], **claims_by_name) -> EntryR
     for name, points in totals.items():
         result = enter(night, name, points, **claims_by_name.get(name, {}))
     return result
+
+
+def paid(night: Night, payer: str, payee: str, cents: int):
+    """``payer``'s payment of ``cents`` to ``payee`` marked paid on ``night`` by the payee,
+    each named by their seat."""
+    seats = seats_of(night)
+    return mark_paid(
+        night=night,
+        payer=seats[payer],
+        payee=seats[payee],
+        cents=cents,
+        marked_by=seats[payee].user,
+    )
 
 
 def open_round(night: Night) -> Round:

@@ -14,15 +14,14 @@ from django.urls import reverse
 from scorekeeper.models import Entry, Group, Night, Payment, Round, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.services.groups import create_group
-from scorekeeper.services.payments import mark_paid
 from scorekeeper.site.backup import restore_backup, write_backup
 from tests.helpers import (
     body_text,
     enter,
     log_in,
     make_night,
+    paid,
     play_two_nights,
-    seats_of,
 )
 from tests.management.data.make_backup_0011 import (
     a_fantasyland_hand_in_progress,
@@ -40,14 +39,7 @@ def played_site():
     group, first, second = play_two_nights(make_night)
     anna = User.objects.get(name="Anna")
     correct_the_second_night(second, anna)
-    first_seats = seats_of(first)
-    mark_paid(
-        night=first,
-        payer=first_seats["Chris"],
-        payee=first_seats["Bram"],
-        cents=70,
-        marked_by=first_seats["Bram"].user,
-    )
+    paid(first, "Chris", "Bram", 70)
     pay_half_of_what_is_owed(group, anna)
     tonight = a_fantasyland_hand_in_progress(group)
     assert tonight.rounds.get(number=2).fantasyland  # Bram plays this hand in Fantasyland
