@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.models import User
+from scorekeeper.services.call_off import call_off_night
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.nights import SeatRequest, end_night
 from scorekeeper.services.seats import add_seat
@@ -50,6 +51,8 @@ def test_only_players_at_the_table_change_the_night(make_night, make_user):
         end_night(night=night, by=watcher)
     with pytest.raises(Refused, match="Only the players at this table"):
         add_seat(night=night, by=watcher, user=watcher, position=3)
+    with pytest.raises(Refused, match="Only the players at this table"):
+        call_off_night(night=night, by=watcher)
     night.refresh_from_db()
     assert not night.is_over
 
