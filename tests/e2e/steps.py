@@ -4,6 +4,16 @@ from pathlib import Path
 
 ROWS = ("top", "middle", "bottom")
 
+# The night page fills in its total and sends its form at the agreed moment (``at``, ms
+# since 1970): page.evaluate(SAVE_AT, [points, at]).
+SAVE_AT = """([points, at]) => {
+  window.setTimeout(() => {
+    const form = document.querySelector("#entry-form form");
+    form.querySelector("input[name=points]").value = String(points);
+    form.requestSubmit();
+  }, Math.max(0, at - Date.now()));
+}"""
+
 
 def pick_cards(page, rows) -> None:
     """Each row, then its cards on the picker's deck: a whole hand, no typing.
