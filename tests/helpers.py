@@ -28,7 +28,7 @@ from scorekeeper.services.boards import record_board
 from scorekeeper.services.groups import create_group, join_group
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.payments import mark_paid
-from scorekeeper.services.rounds import EntryResult, record_entry
+from scorekeeper.services.rounds import EntryResult, edit_round, record_entry
 
 PASSWORD = "table-talk-42"
 
@@ -151,6 +151,13 @@ def paid(night: Night, payer: str, payee: str, cents: int):
         cents=cents,
         marked_by=seats[payee].user,
     )
+
+
+def fix_round(night: Night, number: int, by: User, totals: dict[str, int]):
+    """Round ``number`` of ``night`` corrected by ``by`` to ``totals``, by seat name."""
+    seats = seats_of(night)
+    points = {seats[name].pk: value for name, value in totals.items()}
+    return edit_round(night=night, number=number, edited_by=by, points=points)
 
 
 def open_round(night: Night) -> Round:
