@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.push import HOST, Server, Tables, ms, pct  # noqa: E402
+from tests.e2e.steps import SAVE_AT  # noqa: E402
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -43,15 +44,6 @@ WATCH = """() => {
     subtree: true, childList: true, characterData: true,
   });
   window.benchAwait = (wanted) => { window.benchWanted = wanted; window.benchSeen = {}; look(); };
-}"""
-
-# A saving page: its total, sent at the agreed moment.
-SAVE_AT = """([points, at]) => {
-  window.setTimeout(() => {
-    const form = document.querySelector("#entry-form form");
-    form.querySelector("input[name=points]").value = String(points);
-    form.requestSubmit();
-  }, Math.max(0, at - Date.now()));
 }"""
 
 

@@ -6,7 +6,7 @@ Fantasyland, rows, hands and fouls through here: the same facts (keys, ids,
 rows) read from the engine's results, said with Django's gettext.
 """
 
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.i18n import clauses
@@ -125,6 +125,39 @@ def category_name(name: str) -> str:
     return str(HAND_NAMES.get(name, name))
 
 
+# A pair, trips and quads, named from their rank in the plural: alone, and with their
+# kickers (a plural counted by "kickers").
+_OF_A_KIND = {
+    Category.PAIR: (
+        # Translators: a hand named from its rank in the plural ("pair of
+        # kings"); the hand names below are whole patterns: order them as
+        # your language does.
+        _("pair of %(ranks)s"),
+        ngettext_lazy(
+            "pair of %(ranks)s, %(cards)s kicker",
+            "pair of %(ranks)s, %(cards)s kickers",
+            "kickers",
+        ),
+    ),
+    Category.TRIPS: (
+        _("trip %(ranks)s"),
+        ngettext_lazy(
+            "trip %(ranks)s, %(cards)s kicker",
+            "trip %(ranks)s, %(cards)s kickers",
+            "kickers",
+        ),
+    ),
+    Category.QUADS: (
+        _("four %(ranks)s"),
+        ngettext_lazy(
+            "four %(ranks)s, %(cards)s kicker",
+            "four %(ranks)s, %(cards)s kickers",
+            "kickers",
+        ),
+    ),
+}
+
+
 def _rank(rank: int) -> str:
     return str(RANKS[rank][0])
 
@@ -147,19 +180,10 @@ def describe(key: int) -> str:
         if rest:
             return gettext("%(rank)s high, then %(ranks)s") % {"rank": names[0], "ranks": rest}
         return gettext("%(rank)s high") % {"rank": names[0]}
-    if category is Category.PAIR:
-        words = {"ranks": _ranks(ranks[0]), "cards": rest}
-        if not rest:
-            # Translators: a hand named from its rank in the plural ("pair of
-            # kings"); the hand names below are whole patterns: order them as
-            # your language does.
-            return gettext("pair of %(ranks)s") % words
-        text = ngettext(
-            "pair of %(ranks)s, %(cards)s kicker",
-            "pair of %(ranks)s, %(cards)s kickers",
-            len(names) - 1,
-        )
-        return text % words
+    if category in _OF_A_KIND:
+        alone, with_kickers = _OF_A_KIND[category]
+        words = {"ranks": _ranks(ranks[0]), "cards": rest, "kickers": len(names) - 1}
+        return str((with_kickers if rest else alone) % words)
     if category is Category.TWO_PAIR:
         words = {"high": _ranks(ranks[0]), "low": _ranks(ranks[1]), "cards": "-".join(names[2:])}
         if len(names) < 3:
@@ -170,16 +194,6 @@ def describe(key: int) -> str:
             len(names) - 2,
         )
         return text % words
-    if category is Category.TRIPS:
-        words = {"ranks": _ranks(ranks[0]), "cards": rest}
-        if not rest:
-            return gettext("trip %(ranks)s") % words
-        text = ngettext(
-            "trip %(ranks)s, %(cards)s kicker",
-            "trip %(ranks)s, %(cards)s kickers",
-            len(names) - 1,
-        )
-        return text % words
     if category is Category.STRAIGHT:
         return gettext("%(rank)s-high straight") % {"rank": names[0]}
     if category is Category.FLUSH:
@@ -188,16 +202,6 @@ def describe(key: int) -> str:
         # Translators: "full house, kings full of queens": the ranks in the plural.
         text = gettext("full house, %(trips)s full of %(pair)s")
         return text % {"trips": _ranks(ranks[0]), "pair": _ranks(ranks[1])}
-    if category is Category.QUADS:
-        words = {"ranks": _ranks(ranks[0]), "cards": rest}
-        if not rest:
-            return gettext("four %(ranks)s") % words
-        text = ngettext(
-            "four %(ranks)s, %(cards)s kicker",
-            "four %(ranks)s, %(cards)s kickers",
-            len(names) - 1,
-        )
-        return text % words
     if ranks[0] == 14:
         return category_name("royal flush")
     return gettext("%(rank)s-high straight flush") % {"rank": names[0]}

@@ -10,7 +10,9 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,7 +27,8 @@ from scorekeeper.models import Group, Night, Round, Seat, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.groups import create_group, join_group
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
-from scorekeeper.services.rounds import EntryResult, record_entry
+from scorekeeper.services.payments import mark_paid
+from scorekeeper.services.rounds import EntryResult, edit_round, record_entry
 
 PASSWORD = "table-talk-42"
 
@@ -66,16 +69,27 @@ def make_night(
     users = {user.name: user for user in User.objects.filter(name__in=players)}
     seats = [SeatRequest(user=users[name]) for name in players]
     seats += [SeatRequest(guest_name=name) for name in guests]
-    return start_night(
-        group=group,
-        started_by=users[players[0]],
+    return start_seated(
+        group,
+        users[players[0]],
+        seats,
         game_id=game,
         rules=rules or {},
         point_cents=point_cents,
-        seats=seats,
         first_dealer=dealer,
         loss_cap_cents=loss_cap_cents,
     )
+
+
+def start_seated(
+    group: Group, by: User, seats: list[SeatRequest], *, door=start_night, **more
+) -> Night:
+    """A night of ``seats`` started by ``by`` through ``door`` (start_night, or one that
+    takes the same: start_drawn_night): the standard game, no house rules, 10 cents a
+    point, the first seat dealing; ``more`` changes any of those or adds what else the
+    door takes (``beside_running=True``)."""
+    usual = {"game_id": "standard", "rules": {}, "point_cents": 10, "first_dealer": 0}
+    return door(group=group, started_by=by, seats=seats, **{**usual, **more})
 
 
 def log_in(client: Client, who: User | str) -> Client:
@@ -124,6 +138,26 @@ def play_round(night: Night, totals: dict[str, int], **claims_by_name) -> EntryR
     for name, points in totals.items():
         result = enter(night, name, points, **claims_by_name.get(name, {}))
     return result
+
+
+def paid(night: Night, payer: str, payee: str, cents: int):
+    """``payer``'s payment of ``cents`` to ``payee`` marked paid on ``night`` by the payee,
+    each named by their seat."""
+    seats = seats_of(night)
+    return mark_paid(
+        night=night,
+        payer=seats[payer],
+        payee=seats[payee],
+        cents=cents,
+        marked_by=seats[payee].user,
+    )
+
+
+def fix_round(night: Night, number: int, by: User, totals: dict[str, int]):
+    """Round ``number`` of ``night`` corrected by ``by`` to ``totals``, by seat name."""
+    seats = seats_of(night)
+    points = {seats[name].pk: value for name, value in totals.items()}
+    return edit_round(night=night, number=number, edited_by=by, points=points)
 
 
 def open_round(night: Night) -> Round:
@@ -323,3 +357,39 @@ def migrate_app(to: tuple[str, str] | None = None) -> Apps:
     targets = [to] if to else executor.loader.graph.leaf_nodes("scorekeeper")
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
+
+
+def longest_pause_beside(work) -> tuple[float, float]:
+    """How long ``work`` took, and the longest a thread beside it that wakes every
+    millisecond (a phone's save waiting for the interpreter) had to wait meanwhile."""
+    done = threading.Event()
+    pauses = [0.0]
+
+    def beside() -> None:
+        last = time.perf_counter()
+        while not done.is_set():
+            time.sleep(0.001)
+            now = time.perf_counter()
+            pauses.append(now - last)
+            last = now
+
+    thread = threading.Thread(target=beside, daemon=True)
+    thread.start()
+    started = time.perf_counter()
+    try:
+        work()
+    finally:
+        took = time.perf_counter() - started
+        done.set()
+        thread.join(timeout=5)
+    return took, max(pauses)
+
+
+def answered_in_time(work: Callable[[], None]) -> tuple[float, float]:
+    """:func:`longest_pause_beside` of ``work``, taken once more when the first is over
+    2 s or 0.2 s: a busy machine's stall does not come back at the same place, a reader
+    that holds the server does."""
+    took, pause = longest_pause_beside(work)
+    if took >= 2.0 or pause >= 0.2:
+        took, pause = longest_pause_beside(work)
+    return took, pause

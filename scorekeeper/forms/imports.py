@@ -15,169 +15,135 @@ from scorekeeper.dates import day
 from scorekeeper.i18n import decimal, money
 from scorekeeper.table.formatting import signed
 from scorekeeper.table.history_json import is_json, read_history
-from scorekeeper.table.spreadsheet import (
-    MAX_BYTES,
-    MAX_ENTRIES,
-    MAX_LINES,
-    Kind,
-    Problem,
-    Sheet,
-    SheetNight,
-    count_lines,
-    from_data,
-    read_sheet,
-    to_data,
-)
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES, MAX_ENTRIES, MAX_LINES
+from scorekeeper.table.spreadsheet.reading import count_lines, read_sheet
+from scorekeeper.table.spreadsheet.sheet import Kind, Problem, Sheet, SheetNight
+from scorekeeper.table.spreadsheet.tokens import from_data, to_data
 
 # A preview's nights may be imported within this many seconds of the upload.
 TOKEN_AGE = 60 * 60
 
 
+_COLUMNS_MISSING = gettext_lazy(
+    "Line %(line)d: the columns are not all there. The first line names them: "
+    "date, name, and points or money."
+)
+
+# Each problem in words: whole sentences, filled in from the values problem_words
+# gives them (line, text, name, limit, size, points, sum, date).
+PROBLEM_MESSAGES = {
+    Kind.TOO_BIG: gettext_lazy(
+        "The file is too big: a file of %(size)d MB or more is not imported. "
+        "Split it into files of a few years each."
+    ),
+    Kind.TOO_MANY_LINES: gettext_lazy(
+        "The file has %(limit)s lines or more, more than one import takes. "
+        "Split it into files of a few years each."
+    ),
+    Kind.TOO_MANY_HANDS: gettext_lazy(
+        "The file comes to more than %(limit)s results of players, more than one import "
+        "takes. Split it into files of a few years each."
+    ),
+    Kind.LINE_TOO_LONG: gettext_lazy(
+        "Line %(line)d is longer than %(limit)d characters, longer than any line of "
+        "past nights. Check that this is the right file."
+    ),
+    Kind.NOT_CSV: gettext_lazy(
+        "Line %(line)d cannot be read as CSV: a quote is not closed, or a cell is far "
+        "too long. Save the spreadsheet as CSV again and upload that."
+    ),
+    Kind.TOO_SLOW: gettext_lazy(
+        "The file took too long to read, so nothing of it was imported. "
+        "Split it into smaller files."
+    ),
+    Kind.NOT_JSON: gettext_lazy(
+        "The file starts as JSON but cannot be read as JSON. "
+        "Upload the app's JSON export as it was downloaded."
+    ),
+    Kind.NOT_EXPORT: gettext_lazy(
+        "The JSON file does not read as the app's export: %(text)s is not what the "
+        "export writes there. Upload the export as it was downloaded."
+    ),
+    Kind.EXPORT_NOT_ZERO: gettext_lazy(
+        "In the JSON file, a round of the night of %(date)s adds up to %(sum)s points, not zero."
+    ),
+    Kind.NOT_TEXT: gettext_lazy(
+        "The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that."
+    ),
+    Kind.EMPTY: gettext_lazy("The file is empty."),
+    Kind.MISSING_COLUMN: _COLUMNS_MISSING,
+    Kind.NO_POINTS_COLUMN: _COLUMNS_MISSING,
+    Kind.MISSING_VALUE: gettext_lazy("Line %(line)d has nothing in its “%(text)s” column."),
+    Kind.BAD_DATE: gettext_lazy(
+        "Line %(line)d: “%(text)s” is not a date this page reads. Write 2024-03-07, "
+        "or the day first: 7-3-2024, 7.3.2024 or 7/3/2024."
+    ),
+    Kind.BAD_NAME: gettext_lazy(
+        "Line %(line)d: “%(text)s” is not a name the app takes: letters and spaces, at most 30."
+    ),
+    Kind.BAD_NUMBER: gettext_lazy("Line %(line)d: “%(text)s” is not a number this page reads."),
+    Kind.BAD_ROUND: gettext_lazy("Line %(line)d: “%(text)s” is not the number of a round."),
+    Kind.UNKNOWN_GAME: gettext_lazy("Line %(line)d: “%(text)s” is not one of the app's games."),
+    Kind.UNKNOWN_SCORING: gettext_lazy(
+        "Line %(line)d: “%(text)s” is not a scoring system. Write 1-6, 2-4, 1-1-1, "
+        "or scoop 3 majority 0 for a table's own."
+    ),
+    Kind.UNKNOWN_CURRENCY: gettext_lazy(
+        "Line %(line)d: “%(text)s” is not a currency code such as EUR."
+    ),
+    Kind.NAME_TWICE: gettext_lazy("Line %(line)d: %(name)s is in the same night twice."),
+    Kind.HAND_TOO_BIG: gettext_lazy(
+        "Line %(line)d: %(points)s points is more than one hand comes to."
+    ),
+    Kind.NIGHT_TOO_BIG: gettext_lazy(
+        "Line %(line)d: %(points)s points for %(name)s is more than a night holds. "
+        "Add a stake column, so that the money is counted in points."
+    ),
+    Kind.POINTS_AND_MONEY: gettext_lazy(
+        "Line %(line)d gives money where the other lines of its night give points."
+    ),
+    Kind.TWO_STAKES: gettext_lazy(
+        "Line %(line)d gives another stake, currency or game than the first line of its night."
+    ),
+    Kind.MONEY_NOT_POINTS: gettext_lazy(
+        "Line %(line)d: the money is not the points at the night's stake."
+    ),
+    Kind.NOT_ZERO_MONEY: gettext_lazy(
+        "Line %(line)d: the money of the night of %(date)s adds up to %(sum)s, not zero."
+    ),
+    Kind.NOT_ZERO_ROUND: gettext_lazy(
+        "Line %(line)d: a round of the night of %(date)s adds up to %(sum)s points, not zero."
+    ),
+    Kind.NOT_ZERO: gettext_lazy(
+        "Line %(line)d: the points of the night of %(date)s add up to %(sum)s, not zero."
+    ),
+}
+# The problems whose text is a night's date.
+_DATED = {Kind.EXPORT_NOT_ZERO, Kind.NOT_ZERO_MONEY, Kind.NOT_ZERO_ROUND, Kind.NOT_ZERO}
+
+
 def problem_words(problem: Problem) -> str:
     """What does not add up, in the reader's language, with its line."""
-    values = {
+    values: dict[str, object] = {
         "line": problem.line,
         "text": problem.text,
         "limit": problem.number,
         "name": problem.text,
-    }
-    if problem.kind is Kind.TOO_BIG:
-        return _(
-            "The file is too big: a file of %(size)d MB or more is not imported. "
-            "Split it into files of a few years each."
-        ) % {"size": MAX_BYTES // 1_000_000}
-    if problem.kind is Kind.TOO_MANY_LINES:
-        return _(
-            "The file has %(limit)s lines or more, more than one import takes. "
-            "Split it into files of a few years each."
-        ) % {"limit": decimal(MAX_LINES, 0)}
-    if problem.kind is Kind.TOO_MANY_HANDS:
-        return _(
-            "The file comes to more than %(limit)s results of players, more than one import "
-            "takes. Split it into files of a few years each."
-        ) % {"limit": decimal(MAX_ENTRIES, 0)}
-    if problem.kind is Kind.LINE_TOO_LONG:
-        return (
-            _(
-                "Line %(line)d is longer than %(limit)d characters, longer than any line of "
-                "past nights. Check that this is the right file."
-            )
-            % values
-        )
-    if problem.kind is Kind.NOT_CSV:
-        return (
-            _(
-                "Line %(line)d cannot be read as CSV: a quote is not closed, or a cell is far "
-                "too long. Save the spreadsheet as CSV again and upload that."
-            )
-            % values
-        )
-    if problem.kind is Kind.TOO_SLOW:
-        return _(
-            "The file took too long to read, so nothing of it was imported. "
-            "Split it into smaller files."
-        )
-    if problem.kind is Kind.NOT_JSON:
-        return _(
-            "The file starts as JSON but cannot be read as JSON. "
-            "Upload the app's JSON export as it was downloaded."
-        )
-    if problem.kind is Kind.NOT_EXPORT:
-        return _(
-            "The JSON file does not read as the app's export: %(text)s is not what the "
-            "export writes there. Upload the export as it was downloaded."
-        ) % {"text": problem.text or "/"}
-    if problem.kind is Kind.EXPORT_NOT_ZERO:
-        return _(
-            "In the JSON file, a round of the night of %(date)s adds up to %(sum)s points, "
-            "not zero."
-        ) % {"date": day(date.fromisoformat(problem.text)), "sum": signed(problem.number)}
-    if problem.kind is Kind.NOT_TEXT:
-        return _("The file is not text. Save the spreadsheet as CSV (UTF-8) and upload that.")
-    if problem.kind is Kind.EMPTY:
-        return _("The file is empty.")
-    if problem.kind in (Kind.MISSING_COLUMN, Kind.NO_POINTS_COLUMN):
-        return (
-            _(
-                "Line %(line)d: the columns are not all there. The first line names them: "
-                "date, name, and points or money."
-            )
-            % values
-        )
-    if problem.kind is Kind.MISSING_VALUE:
-        return _("Line %(line)d has nothing in its “%(text)s” column.") % values
-    if problem.kind is Kind.BAD_DATE:
-        return (
-            _(
-                "Line %(line)d: “%(text)s” is not a date this page reads. Write 2024-03-07, "
-                "or the day first: 7-3-2024, 7.3.2024 or 7/3/2024."
-            )
-            % values
-        )
-    if problem.kind is Kind.BAD_NAME:
-        return (
-            _(
-                "Line %(line)d: “%(text)s” is not a name the app takes: letters and spaces, "
-                "at most 30."
-            )
-            % values
-        )
-    if problem.kind is Kind.BAD_NUMBER:
-        return _("Line %(line)d: “%(text)s” is not a number this page reads.") % values
-    if problem.kind is Kind.BAD_ROUND:
-        return _("Line %(line)d: “%(text)s” is not the number of a round.") % values
-    if problem.kind is Kind.UNKNOWN_GAME:
-        return _("Line %(line)d: “%(text)s” is not one of the app's games.") % values
-    if problem.kind is Kind.UNKNOWN_SCORING:
-        return (
-            _(
-                "Line %(line)d: “%(text)s” is not a scoring system. Write 1-6, 2-4, 1-1-1, "
-                "or scoop 3 majority 0 for a table's own."
-            )
-            % values
-        )
-    if problem.kind is Kind.UNKNOWN_CURRENCY:
-        return _("Line %(line)d: “%(text)s” is not a currency code such as EUR.") % values
-    if problem.kind is Kind.NAME_TWICE:
-        return _("Line %(line)d: %(name)s is in the same night twice.") % values
-    if problem.kind is Kind.HAND_TOO_BIG:
-        return _("Line %(line)d: %(points)s points is more than one hand comes to.") % {
-            "line": problem.line,
-            "points": signed(problem.number),
-        }
-    if problem.kind is Kind.NIGHT_TOO_BIG:
-        return _(
-            "Line %(line)d: %(points)s points for %(name)s is more than a night holds. "
-            "Add a stake column, so that the money is counted in points."
-        ) % {**values, "points": signed(problem.number)}
-    if problem.kind is Kind.POINTS_AND_MONEY:
-        return (
-            _("Line %(line)d gives money where the other lines of its night give points.") % values
-        )
-    if problem.kind is Kind.TWO_STAKES:
-        return (
-            _(
-                "Line %(line)d gives another stake, currency or game than the first line "
-                "of its night."
-            )
-            % values
-        )
-    if problem.kind is Kind.MONEY_NOT_POINTS:
-        return _("Line %(line)d: the money is not the points at the night's stake.") % values
-    when = day(date.fromisoformat(problem.text)) if problem.text else ""
-    if problem.kind is Kind.NOT_ZERO_MONEY:
-        return _(
-            "Line %(line)d: the money of the night of %(date)s adds up to %(sum)s, not zero."
-        ) % {"line": problem.line, "date": when, "sum": money(problem.number, problem.currency)}
-    if problem.kind is Kind.NOT_ZERO_ROUND:
-        return _(
-            "Line %(line)d: a round of the night of %(date)s adds up to %(sum)s points, not zero."
-        ) % {"line": problem.line, "date": when, "sum": signed(problem.number)}
-    return _("Line %(line)d: the points of the night of %(date)s add up to %(sum)s, not zero.") % {
-        "line": problem.line,
-        "date": when,
+        "size": MAX_BYTES // 1_000_000,
+        "points": signed(problem.number),
         "sum": signed(problem.number),
     }
+    if problem.kind in _DATED:
+        values["date"] = day(date.fromisoformat(problem.text)) if problem.text else ""
+    if problem.kind is Kind.TOO_MANY_LINES:
+        values["limit"] = decimal(MAX_LINES, 0)
+    if problem.kind is Kind.TOO_MANY_HANDS:
+        values["limit"] = decimal(MAX_ENTRIES, 0)
+    if problem.kind is Kind.NOT_EXPORT:
+        values["text"] = problem.text or "/"
+    if problem.kind is Kind.NOT_ZERO_MONEY:
+        values["sum"] = money(problem.number, problem.currency)
+    return str(PROBLEM_MESSAGES[problem.kind] % values)
 
 
 class UploadForm(forms.Form):

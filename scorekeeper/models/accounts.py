@@ -1,5 +1,7 @@
 """People: an account signs in with the same name the others see at the table."""
 
+from datetime import datetime
+
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
 from django.db.models.functions import Lower
@@ -48,3 +50,10 @@ class User(AbstractBaseUser):
 
     def __str__(self) -> str:
         return self.name
+
+    def held_until(self) -> datetime | None:
+        """When the hold on the pay details (and on adding a password) ends, as the
+        database has it now, not as this row was read; None when nothing is held."""
+        now = type(self).objects.filter(pk=self.pk)
+        held = now.values_list("pay_details_held_until", flat=True).first()
+        return held if held is not None and held > timezone.now() else None

@@ -11,7 +11,7 @@ from scorekeeper.i18n import difference, listed
 from scorekeeper.models import Entry, Night, Round, RoundEdit, Seat, User, player_board
 from scorekeeper.ofc import FantasylandState, Game, PlayerResult, score_board
 from scorekeeper.reads.results import night_chart
-from scorekeeper.table.chart import Chart
+from scorekeeper.table.chart_shapes import Chart
 from scorekeeper.table.formatting import signed
 from scorekeeper.terms import foul_reason
 

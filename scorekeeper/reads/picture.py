@@ -5,7 +5,7 @@ Every word is the page's own, in the reader's language: the group, the date and 
 game as the settlement's head writes them, each player's points and money, who pays
 whom in the words the page uses for a line between two others (the picture goes to
 everyone, so never "You pay"), the section titles, and the night's chart as the page
-draws it (:class:`scorekeeper.table.chart.Chart`, its geometry in a 360 px box, which
+draws it (:class:`scorekeeper.table.chart_shapes.Chart`, its geometry in a 360 px box, which
 the script scales up). Colours are the light scheme's (``PALETTE``), as ``#rrggbb``.
 
 No queries: everything comes from the settlement's :class:`NightResults` (and, when
@@ -21,7 +21,7 @@ from scorekeeper.dates import weekday
 from scorekeeper.i18n import money
 from scorekeeper.reads.owed import Folded
 from scorekeeper.reads.results import NightResults, line_words
-from scorekeeper.table.chart import Chart, Segment, Text
+from scorekeeper.table.chart_shapes import Chart, Segment, Text
 from scorekeeper.table.colours import COLOURS, PALETTE
 from scorekeeper.table.formatting import signed
 from scorekeeper.terms import game_name

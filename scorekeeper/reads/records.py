@@ -28,7 +28,8 @@ from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
 from scorekeeper.reads.seasons import SeasonChoice
 from scorekeeper.reads.tally import Stake, stake_lines
-from scorekeeper.table.chart import Chart, ChartSeries, running_totals
+from scorekeeper.table.chart import running_totals
+from scorekeeper.table.chart_shapes import Chart, ChartSeries
 from scorekeeper.table.formatting import MINUS
 from scorekeeper.table.people import person_key
 from scorekeeper.terms import describe as hand_in_words

@@ -26,7 +26,8 @@ from scorekeeper.models.settlements import (
     same_money_question,
     settlement,
 )
-from scorekeeper.table.chart import Chart, ChartSeries, running_totals
+from scorekeeper.table.chart import running_totals
+from scorekeeper.table.chart_shapes import Chart, ChartSeries
 from scorekeeper.table.colours import player_colours
 from scorekeeper.table.formatting import signed
 

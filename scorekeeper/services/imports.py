@@ -6,7 +6,7 @@ by name, else a guest), its rounds recorded with one entry per player who was de
 in, and each seat's figures stored by :func:`~scorekeeper.services.money.store_money`
 from those rows, so ``manage.py rebuild`` makes them again. The app's export brings its
 rounds as they were; a spreadsheet's night is one round whose entries are the
-players' points (:func:`~scorekeeper.table.spreadsheet.split_rounds` makes a few more
+players' points (:func:`~scorekeeper.table.spreadsheet.nights.split_rounds` makes a few more
 only for a night beyond the app's 999 points a hand), at the night's stake. A night of
 money only is played at the stake when every result is a whole number of stakes, or
 else at one cent (the currency's minor unit) a point, its points being its cents.
@@ -35,7 +35,9 @@ from scorekeeper.services.groups import checked_house_rules
 from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.money import store_money
 from scorekeeper.table.settlement import settle
-from scorekeeper.table.spreadsheet import SheetNight, adds_up, match_people
+from scorekeeper.table.spreadsheet.people import match_people
+from scorekeeper.table.spreadsheet.sheet import SheetNight
+from scorekeeper.table.spreadsheet.tokens import adds_up
 
 # A night given by its date alone started at this hour of the site's time zone.
 EVENING = time(20, 0)
@@ -58,7 +60,7 @@ def game_names() -> dict[str, str]:
 
 
 def people_of(group: Group, names: Iterable[str]) -> dict[str, Person]:
-    """Who each name is (:func:`~scorekeeper.table.spreadsheet.match_people`): a member
+    """Who each name is (:func:`~scorekeeper.table.spreadsheet.people.match_people`): a member
     of the group, now or before (a name is one account's on the whole site), by name in
     any capitals or looking just like it; else the guest of the group's nights with
     that name, or a new guest (two queries). The preview shows this, and the import

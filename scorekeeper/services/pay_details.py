@@ -18,9 +18,8 @@ def pay_details_hold(user: User) -> str:
     """Why ``user``'s pay details cannot be changed now, in words; "" when they can.
     A phone signed in by someone else's code holds them for a day
     (models/sign_ins.PAY_DETAILS_HOLD)."""
-    until = User.objects.filter(pk=user.pk).values_list("pay_details_held_until", flat=True)
-    held_until = until.first()
-    if held_until is None or held_until <= timezone.now():
+    held_until = user.held_until()
+    if held_until is None:
         return ""
     return _(
         "Your pay details can be changed again from %(when)s. A phone was signed in as "

@@ -243,9 +243,8 @@ def password_hold(user: User) -> str:
     """Why ``user``, who has no password, cannot add one now, in words; "" when they
     can: for PAY_DETAILS_HOLD after a sign-in by someone else's code, as their pay
     details, so nobody signed in as them can lock them out."""
-    until = User.objects.filter(pk=user.pk).values_list("pay_details_held_until", flat=True)
-    held_until = until.first()
-    if held_until is None or held_until <= timezone.now():
+    held_until = user.held_until()
+    if held_until is None:
         return ""
     return _(
         "You can add a password from %(when)s. A phone was signed in as you with a code "

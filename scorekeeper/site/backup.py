@@ -28,7 +28,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.site.import_checks import BackupError, check_file, check_tables, written_whole
+from scorekeeper.site.import_checks.records import check_file, check_tables
+from scorekeeper.site.import_checks.refusal import BackupError, written_whole
 
 FORMAT = "ofcboard-backup"
 VERSION = 1

@@ -50,7 +50,8 @@ from scorekeeper.site.backup import (
     read_document,
     write_document,
 )
-from scorekeeper.site.import_checks import check_file, written_whole
+from scorekeeper.site.import_checks.records import check_file
+from scorekeeper.site.import_checks.refusal import written_whole
 from scorekeeper.table.names import suggest_alternative
 
 FORMAT = "ofcboard-group"

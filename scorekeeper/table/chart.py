@@ -1,10 +1,10 @@
 """The night's running totals as a line chart: its geometry, worked out on the server.
 
-Pure Python, no Django and no markup: :func:`running_totals` returns a :class:`Chart`,
-every line, dot, label and tick with its place in whole pixels and its words as plain
-text, and the template ``scorekeeper/chart.svg`` (``{% chart %}``, in
-``scorekeeper/templatetags/drawings.py``) writes it as an inline SVG, escaping every
-word as any template does.
+Pure Python, no Django and no markup: :func:`running_totals` returns a
+:class:`~scorekeeper.table.chart_shapes.Chart`, every line, dot, label and tick with its
+place in whole pixels and its words as plain text, and the template
+``scorekeeper/chart.svg`` (``{% chart %}``, in ``scorekeeper/templatetags/drawings.py``)
+writes it as an inline SVG, escaping every word as any template does.
 
 The SVG has a ``viewBox`` and no fixed size, so it scales to the width of its
 container (a phone is about 360 px wide). It carries no colours of its own:
@@ -32,15 +32,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from scorekeeper.table.colours import COLOURS, colour_class
+from scorekeeper.table.chart_shapes import FONT_SIZE, Chart, ChartSeries, Line, Segment, Text
+from scorekeeper.table.colours import COLOURS
 from scorekeeper.table.formatting import signed
 
 #: Distinct ``player-N`` classes before they repeat.
 SERIES_CLASSES = COLOURS
 
-_FONT_SIZE = 11
 # Average advance of a character of an 11 px system sans-serif font; only used
 # to reserve room for the labels, so erring wide is safe.
 _CHAR_WIDTH = 6.6
@@ -52,132 +51,6 @@ _MOST_POINTS = 150
 # Characters XML 1.0 forbids even when escaped; a name pasted with one of them
 # would otherwise make the whole SVG invalid.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-@dataclass(frozen=True)
-class ChartSeries:
-    """One player's line: their name and running total after each round.
-
-    ``points[i]`` is the total after round ``start + i + 1``; the chart starts
-    the line at 0 after round ``start`` (0: before round 1, for everyone who
-    sat down at the start; a late arrival's line starts where they sat down).
-    A series may end before the night does (a player who left): its line stops
-    where its points do.
-
-    ``colour`` is the player's colour number (1 and up, cycling past the number of
-    ``player-N`` classes: :func:`scorekeeper.table.colours.player_colours`); without
-    it a series takes its place in the list, which changes when the list does.
-
-    >>> ChartSeries("Anna", [3, -1, 12]).points
-    (3, -1, 12)
-    >>> dana = ChartSeries("Dana", [4], start=2, colour=3)
-    >>> dana.end, dana.total
-    (3, 4)
-    """
-
-    name: str
-    points: Sequence[int]
-    start: int = 0
-    colour: int | None = None
-
-    def __post_init__(self) -> None:
-        # A tuple, so a frozen series really cannot change under the chart.
-        object.__setattr__(self, "points", tuple(self.points))
-        if self.start < 0:
-            raise ValueError(f"{self.name!r} cannot start before round 0, got {self.start}")
-        if self.colour is not None and self.colour < 1:
-            raise ValueError(f"{self.name!r}'s colour is numbered from 1, got {self.colour}")
-
-    @property
-    def end(self) -> int:
-        """The round after which the line stops."""
-        return self.start + len(self.points)
-
-    @property
-    def total(self) -> int:
-        """The last running total (0 before the first round)."""
-        return self.points[-1] if self.points else 0
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A straight line from (``x1``, ``y1``) to (``x2``, ``y2``), in pixels."""
-
-    x1: int
-    y1: int
-    x2: int
-    y2: int
-
-
-@dataclass(frozen=True)
-class Text:
-    """Words drawn with their baseline's ``x``/``y`` (its start, middle or end, as its
-    place in the chart says): plain text, escaped by whoever writes it."""
-
-    x: int
-    y: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Line:
-    """One player's line: its colour number (``colour``, 1..8, drawn as the class
-    ``player-N``: :attr:`css_class`), its ``title``
-    (name and total in full), its points in pixels from where it starts to where it
-    ends in a dot, and its label beside the chart, with a leader back to the dot when
-    the label had to move or the line stops early."""
-
-    colour: int
-    title: str
-    points: tuple[tuple[int, int], ...]
-    label: Text
-    leader: Segment | None
-
-    @property
-    def end(self) -> tuple[int, int]:
-        """Where the line stops: its dot."""
-        return self.points[-1]
-
-    @property
-    def css_class(self) -> str:
-        """The class that gives the line its player's colour.
-
-        >>> Line(3, "Cora −2", ((0, 0),), Text(6, 4, "Cora −2"), None).css_class
-        'player-3'
-        """
-        return colour_class(self.colour)
-
-    @property
-    def coordinates(self) -> str:
-        """The points as SVG's ``points`` attribute lists them: ``"10,20 30,40"``.
-
-        >>> Line(1, "Anna +4", ((10, 20), (30, 40)), Text(36, 44, "Anna +4"), None).coordinates
-        '10,20 30,40'
-        """
-        return " ".join(f"{x},{y}" for x, y in self.points)
-
-
-@dataclass(frozen=True)
-class Chart:
-    """All a chart draws, in a ``width`` x ``height`` box (its ``viewBox``).
-
-    ``name`` is its accessible name, one sentence in the page's language. Before the
-    first round it has only a ``zero`` line across its middle and a ``message``;
-    after, a light ``grid``, the axes' numbers (``y_ticks`` at the left, ending at
-    their ``x``; ``x_ticks`` below, centred), the ``zero`` line and each player's
-    ``lines``.
-    """
-
-    width: int
-    height: int
-    name: str
-    zero: Segment
-    message: Text | None = None
-    grid: tuple[Segment, ...] = ()
-    y_ticks: tuple[Text, ...] = ()
-    x_ticks: tuple[Text, ...] = ()
-    lines: tuple[Line, ...] = ()
-    font_size: int = _FONT_SIZE
 
 
 def running_totals(
@@ -268,7 +141,7 @@ def running_totals(
     grid = [_segment(plot_left, y_at(tick), plot_right, y_at(tick)) for tick in ticks if tick]
     grid += [_segment(x_at(n), plot_top, x_at(n), plot_bottom) for n in round_numbers]
     y_ticks = [
-        Text(_n(plot_left - 4), _n(y_at(tick) + _FONT_SIZE * 0.35), _text(tick_text(tick)))
+        Text(_n(plot_left - 4), _n(y_at(tick) + FONT_SIZE * 0.35), _text(tick_text(tick)))
         for tick in ticks
     ]
     x_ticks = [Text(_n(x_at(n)), _n(height - 6), str(n)) for n in round_numbers]
@@ -277,7 +150,7 @@ def running_totals(
     label_ys = _spread(
         [end_y for _, end_y in ends],
         gap=_LABEL_GAP,
-        lowest=_FONT_SIZE / 2 + 1,
+        lowest=FONT_SIZE / 2 + 1,
         # Not lower than this, or the last one would sit on the round numbers.
         highest=plot_bottom + 4,
     )
@@ -299,7 +172,7 @@ def running_totals(
                 title=_text(f"{line.name} {format_total(line.total)}"),
                 # The last point is the line's end, where its dot is.
                 points=tuple((_n(x_at(number)), _n(y_at(value))) for number, value in drawn),
-                label=Text(_n(label_x), _n(label_y + _FONT_SIZE * 0.35), _text(label)),
+                label=Text(_n(label_x), _n(label_y + FONT_SIZE * 0.35), _text(label)),
                 leader=_segment(end_x, end_y, label_x - 2, label_y) if moved else None,
             )
         )

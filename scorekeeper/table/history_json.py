@@ -7,7 +7,7 @@ of nights starts so. Every value is checked for the type and range the export wr
 rounds that add up to zero), so a file edited by hand or made to hurt is refused
 with where in it the first thing is wrong, and nothing of it is imported. Like
 :mod:`.spreadsheet`, nothing here writes or speaks a language: what is wrong comes
-back as a :class:`~.spreadsheet.Problem` which the page puts into words.
+back as a :class:`~.spreadsheet.sheet.Problem` which the page puts into words.
 """
 
 from __future__ import annotations
@@ -31,16 +31,13 @@ from scorekeeper.ofc import (
 from scorekeeper.table.formatting import minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
 from scorekeeper.table.night_extras import Board, Extras, SeatPlace
-from scorekeeper.table.spreadsheet import (
+from scorekeeper.table.spreadsheet.limits import (
     MAX_BYTES,
     MAX_ENTRIES,
     MAX_HAND_POINTS,
     READ_SECONDS,
-    Kind,
-    Problem,
-    Sheet,
-    SheetNight,
 )
+from scorekeeper.table.spreadsheet.sheet import Kind, Problem, Sheet, SheetNight
 
 EXPORT_FORMAT = "ofcboard"
 EXPORT_VERSIONS = (1,)

@@ -13,7 +13,7 @@ from scorekeeper.models import Group
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.import_take_back import take_back_import
 from scorekeeper.services.imports import game_names, import_nights, people_of
-from scorekeeper.table.spreadsheet import Sheet
+from scorekeeper.table.spreadsheet.sheet import Sheet
 from scorekeeper.views.access import AuthenticatedRequest, member_group
 
 

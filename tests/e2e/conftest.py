@@ -48,15 +48,19 @@ def browser():
 
 @pytest.fixture
 def phone(browser, live_server):
-    """A factory of phones: each call is a separate browser context (its own cookies)."""
+    """A factory of phones: each call is a separate browser context (its own cookies),
+    made with ``options`` (a locale, downloads), and given to ``before`` (a log-in, a
+    script) before its page opens."""
     contexts = []
 
     violations: list[str] = []
 
-    def open_phone():
-        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    def open_phone(before=None, **options):
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
+        if before is not None:
+            before(context)
         page = context.new_page()
         page.on("console", lambda message: _note_violation(message.text, violations))
         return page

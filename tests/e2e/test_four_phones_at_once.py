@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from ofcboard import front
 from scorekeeper.models import Night, Round
+from tests.e2e.steps import SAVE_AT
 from tests.e2e.test_live_push import OPENS_WITHIN_MS, Phones, site  # noqa: F401 (a fixture)
 from tests.e2e.webkit import webkit_phones
 from tests.helpers import make_night
@@ -34,15 +35,6 @@ SHOWN_WITHIN_S = 3.0
 SAYS = """() => [".round-no", "#live table.standings", "#round-status [data-testid=sum-status]"]
   .map((where) => (document.querySelector(where) || {textContent: ""}).textContent
     .split(/\\s+/).filter(Boolean).join(" "))"""
-
-# The phone fills in its total and sends its form at the agreed moment (ms since 1970).
-SAVE_AT = """([points, at]) => {
-  window.setTimeout(() => {
-    const form = document.querySelector("#entry-form form");
-    form.querySelector("input[name=points]").value = String(points);
-    form.requestSubmit();
-  }, Math.max(0, at - Date.now()));
-}"""
 
 # Every error the page logs or throws from now on, for the test to read.
 ERRORS = """() => {

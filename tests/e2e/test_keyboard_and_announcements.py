@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from tests.e2e.steps import screenshots
 from tests.helpers import enter, finish, make_night, play, seats_of, set_cards
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "who-is-here"
@@ -202,12 +203,7 @@ def test_who_deals_first_follows_the_ticks_on_who_is_here(log_in_phone, live_ser
         "The button moves one seat on from last time: Anna deals first."
     )
     expect(anna.get_by_role("checkbox", name=re.compile("Cora"))).to_be_focused()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for width in (390, 360):
-        anna.set_viewport_size({"width": width, "height": 844})
-        for scheme in ("light", "dark"):
-            anna.emulate_media(color_scheme=scheme)
-            anna.screenshot(path=str(SHOTS / f"{width}-{scheme}.png"), full_page=True)
+    screenshots(anna, SHOTS)
 
     # Started as ticked, the night's first round is Anna's to deal, as the line said.
     anna.get_by_role("button", name="Start the night").click()

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import Night, User
+from tests.e2e.steps import screenshots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -156,13 +157,7 @@ def test_the_card_page_follows_the_other_seats_and_the_round_going_through(
     expect(anna.locator("form[data-picker]")).to_be_hidden()
     back = anna.get_by_test_id("board-result").get_by_role("link", name="Back to the night")
     expect(back).to_be_focused()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for width in (390, 360):
-        anna.set_viewport_size({"width": width, "height": 844})
-        for scheme in ("light", "dark"):
-            anna.emulate_media(color_scheme=scheme)
-            anna.screenshot(path=str(SHOTS / f"{width}-{scheme}.png"), full_page=True)
-    anna.set_viewport_size({"width": 390, "height": 844})
+    screenshots(anna, SHOTS)
 
     # Nothing more to wait for: her phone stops asking.
     asked = len(polls)
@@ -177,12 +172,7 @@ def test_the_card_page_follows_the_other_seats_and_the_round_going_through(
     )
     expect(anna.get_by_test_id("board-status")).to_have_text("Round 1 went through: +7.")
     expect(anna.get_by_role("button", name="Save cards")).to_have_count(0)
-    for width in (390, 360):
-        anna.set_viewport_size({"width": width, "height": 844})
-        for scheme in ("light", "dark"):
-            anna.emulate_media(color_scheme=scheme)
-            anna.screenshot(path=str(SHOTS / f"refused-{width}-{scheme}.png"), full_page=True)
-    anna.set_viewport_size({"width": 390, "height": 844})
+    screenshots(anna, SHOTS, "refused-")
     back = anna.get_by_test_id("board-result").get_by_role("link", name="Back to the night")
     back.click()
     anna.wait_for_url(f"**/nights/{night.pk}/")

@@ -19,7 +19,7 @@ from scorekeeper.reads.picture import night_picture
 from scorekeeper.reads.results import night_results
 from scorekeeper.services.payments import mark_paid
 from scorekeeper.services.seats import leave_seat
-from tests.e2e.conftest import PHONE, _note_violation, log_in_context
+from tests.e2e.conftest import PHONE, log_in_context
 from tests.helpers import finish, play, seats_of
 
 SHOTS = Path("test-results/picture")
@@ -67,30 +67,18 @@ def night(make_night) -> Night:
 
 
 @pytest.fixture
-def phone_in(browser, live_server):
+def phone_in(phone, live_server):
     """A phone logged in as Anna whose browser speaks ``language``, with ``script`` run
     before each page's own."""
-    contexts, violations = [], []
 
     def open_phone(language: str, script: str):
-        context = browser.new_context(
-            viewport=PHONE,
-            base_url=live_server.url,
-            locale=LOCALES[language],
-            accept_downloads=True,
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        context.add_init_script(script)
-        log_in_context(context, User.objects.get(name="Anna"), live_server.url)
-        page = context.new_page()
-        page.on("console", lambda message: _note_violation(message.text, violations))
-        return page
+        def ready(context) -> None:
+            context.add_init_script(script)
+            log_in_context(context, User.objects.get(name="Anna"), live_server.url)
 
-    yield open_phone
-    for context in contexts:
-        context.close()
-    assert violations == [], "the Content-Security-Policy blocked something"
+        return phone(ready, locale=LOCALES[language], accept_downloads=True)
+
+    return open_phone
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -3,6 +3,7 @@ export of the copy reads as the original's, down to the round in progress."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -12,19 +13,20 @@ from django.urls import reverse
 
 from scorekeeper.models import Entry, Group, Night, Payment, Round, User
 from scorekeeper.models.payments import TabPayment
-from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.groups import create_group
-from scorekeeper.services.payments import mark_paid, pay_owed
-from scorekeeper.services.rounds import edit_round
 from scorekeeper.site.backup import restore_backup, write_backup
 from tests.helpers import (
     body_text,
     enter,
     log_in,
     make_night,
-    play,
+    paid,
     play_two_nights,
-    seats_of,
+)
+from tests.management.data.make_backup_0011 import (
+    a_fantasyland_hand_in_progress,
+    correct_the_second_night,
+    pay_half_of_what_is_owed,
 )
 
 pytestmark = pytest.mark.database
@@ -35,36 +37,11 @@ def played_site():
     night, a payment of what was still owed across nights, and a third night in
     progress: a Fantasyland hand being played and one total in."""
     group, first, second = play_two_nights(make_night)
-    seats = seats_of(second)
     anna = User.objects.get(name="Anna")
-    edit_round(
-        night=second,
-        number=2,
-        edited_by=anna,
-        points={seats["Anna"].pk: 12, seats["Bram"].pk: -6, seats["Gus"].pk: -6},
-    )
-    first_seats = seats_of(first)
-    mark_paid(
-        night=first,
-        payer=first_seats["Chris"],
-        payee=first_seats["Bram"],
-        cents=70,
-        marked_by=first_seats["Bram"].user,
-    )
-    owed = owed_across_nights(group)
-    payment = owed.payments[0]
-    pay_owed(
-        group=group,
-        payer=payment.payer.key,
-        payee=payment.payee.key,
-        cents=payment.cents // 2,
-        currency=group.currency,
-        fingerprint=owed.fingerprint,
-        marked_by=anna,
-    )
-    tonight = make_night(("Anna", "Bram", "Chris"), game="progressive", group=group)
-    play(tonight, {"Anna": 10, "Bram": 5, "Chris": -15}, claims={0: {"Bram": "qq"}})
-    enter(tonight, "Anna", -4)
+    correct_the_second_night(second, anna)
+    paid(first, "Chris", "Bram", 70)
+    pay_half_of_what_is_owed(group, anna)
+    tonight = a_fantasyland_hand_in_progress(group)
     assert tonight.rounds.get(number=2).fantasyland  # Bram plays this hand in Fantasyland
     return group, [first, second, tonight]
 
@@ -92,12 +69,33 @@ def everything_read(group: Group, nights: list[Night]) -> dict[str, str]:
             reverse("night_settle", args=[night.pk]),
             reverse("night_export", args=[night.pk, "json"]),
         ]
+    return pages_read(client, urls)
+
+
+def pages_read(client: Client, urls: list[str]) -> dict[str, str]:
+    """Each of ``urls`` as ``client`` reads it (every one a 200), its tokens left out."""
     pages = {}
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
         pages[url] = without_tokens(body_text(response))
     return pages
+
+
+def backed_up_and_restored(tmp_path: Path) -> Path:
+    """The site backed up to a file, the database emptied, and the file restored."""
+    path = tmp_path / "site.json"
+    call_command("backup", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
+    empty_the_database()
+    assert not User.objects.exists()
+    call_command("restore", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
+    return path
+
+
+def assert_reads_the_same(after: dict[str, str], before: dict[str, str]) -> None:
+    assert after.keys() == before.keys()
+    for url, page in before.items():
+        assert after[url] == page, url
 
 
 def empty_the_database():
@@ -112,19 +110,12 @@ def test_a_restored_backup_reads_exactly_as_the_original(db, tmp_path):
     before = everything_read(group, nights)
     keys = sorted(Entry.objects.values_list("pk", "round_id", "seat_id", "points", "board"))
 
-    path = tmp_path / "site.json"
-    call_command("backup", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
-    assert oct(path.stat().st_mode)[-3:] == "600"  # password hashes are in it
-    empty_the_database()
-    assert not User.objects.exists()
-    call_command("restore", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
+    path = backed_up_and_restored(tmp_path)
 
+    assert oct(path.stat().st_mode)[-3:] == "600"  # password hashes are in it
     assert sorted(Entry.objects.values_list("pk", "round_id", "seat_id", "points", "board")) == keys
     assert TabPayment.objects.count() == 1 and Payment.objects.count() == 1
-    after = everything_read(group, nights)
-    assert after.keys() == before.keys()
-    for url in before:
-        assert after[url] == before[url], url
+    assert_reads_the_same(everything_read(group, nights), before)
     # The night in progress goes on where it was, and new rows get new keys.
     tonight = nights[-1]
     assert enter(tonight, "Bram", 9, fantasyland_stayed=True).entry.pk > max(k[0] for k in keys)

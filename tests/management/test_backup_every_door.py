@@ -18,7 +18,6 @@ from datetime import date, datetime
 from unittest import mock
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -55,9 +54,14 @@ from scorekeeper.services.rounds import edit_round, record_entry, undo_last_roun
 from scorekeeper.services.seasons import add_season, remove_season
 from scorekeeper.services.seats import add_seat, deal_me_in, leave_seat
 from scorekeeper.services.sign_ins import make_sign_in_code, record_phone, use_sign_in_code
-from scorekeeper.table.spreadsheet import read_sheet
-from tests.helpers import body_text, log_in, make_group, make_user
-from tests.management.test_backup import empty_the_database, without_tokens
+from scorekeeper.table.spreadsheet.reading import read_sheet
+from tests.helpers import log_in, make_group, make_user
+from tests.management.test_backup import (
+    assert_reads_the_same,
+    backed_up_and_restored,
+    empty_the_database,
+    pages_read,
+)
 
 MEMBERS = ("Anna", "Bram", "Chris", "Dana")
 GUESTS = ("Gus", "Hal")
@@ -385,12 +389,7 @@ def _pages(group: Group) -> dict[str, str]:
             for name in ("night_detail", "night_rounds", "night_settle", "night_log")
         ]
         urls += [reverse("night_export", args=[night.pk, fmt]) for fmt in ("csv", "json")]
-    read = {}
-    for url in urls:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        read[url] = without_tokens(body_text(response))
-    return read
+    return pages_read(client, urls)
 
 
 def a_group_backed_up_and_restored(doors, tmp_path) -> None:
@@ -404,14 +403,8 @@ def a_group_backed_up_and_restored(doors, tmp_path) -> None:
             door(table)
     read_at = timezone.now()
     before = pages(table.group, read_at)
-    path = tmp_path / "site.json"
-    call_command("backup", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
-    empty_the_database()
-    call_command("restore", str(path), stdout=open(tmp_path / "out", "w"))  # noqa: SIM115
-    after = pages(table.group, read_at)
-    assert after.keys() == before.keys()
-    for url, page in before.items():
-        assert after[url] == page, url
+    backed_up_and_restored(tmp_path)
+    assert_reads_the_same(pages(table.group, read_at), before)
 
 
 SETTINGS = settings(

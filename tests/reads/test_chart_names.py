@@ -10,7 +10,7 @@ from django.utils import translation
 from scorekeeper.models import User
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results
-from scorekeeper.table.chart import Chart
+from scorekeeper.table.chart_shapes import Chart
 from tests.helpers import play, play_two_nights
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,7 @@ import pytest
 from scorekeeper.models import User
 from scorekeeper.reads.owed import folded_settlement, owed_across_nights
 from scorekeeper.services.groups import leave_group
-from scorekeeper.services.payments import mark_paid
-from tests.helpers import finish, make_night, play, rounds_of, seats_of
+from tests.helpers import finish, make_night, paid, play, rounds_of
 
 
 def _payments(owed):
@@ -29,14 +28,7 @@ def test_a_running_night_owes_nothing_yet(db):
 
 def test_a_payment_marked_on_the_night_is_no_longer_owed(db):
     night = finish(play(make_night(), {"Anna": 10, "Bram": -4, "Chris": -6}))
-    seats = seats_of(night)
-    mark_paid(
-        night=night,
-        payer=seats["Chris"],
-        payee=seats["Anna"],
-        cents=60,
-        marked_by=seats["Anna"].user,
-    )
+    paid(night, "Chris", "Anna", 60)
 
     assert _payments(owed_across_nights(night.group)) == [("Bram", "Anna", 40, "EUR")]
 

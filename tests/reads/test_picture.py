@@ -6,13 +6,12 @@ import pytest
 from django.utils import translation
 
 from scorekeeper.i18n import money
-from scorekeeper.models import Group, User
+from scorekeeper.models import Group
 from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.picture import NO_COLOUR, night_picture
 from scorekeeper.reads.results import night_results
-from scorekeeper.services.payments import mark_paid
 from scorekeeper.table.colours import PALETTE
-from tests.helpers import finish, play, play_two_nights, seats_of
+from tests.helpers import finish, paid, play, play_two_nights
 
 pytestmark = pytest.mark.django_db
 
@@ -25,14 +24,7 @@ def night(make_night):
     night = make_night(("Anna", "Bram"), guests=("小明",))
     play(night, {"Anna": 10, "Bram": -4, "小明": -6}, {"Anna": 5, "Bram": 1, "小明": -6})
     finish(night)
-    seats = seats_of(night)
-    mark_paid(
-        night=night,
-        payer=seats["小明"],
-        payee=seats["Anna"],
-        cents=120,
-        marked_by=User.objects.get(name="Anna"),
-    )
+    paid(night, "小明", "Anna", 120)
     night.refresh_from_db()
     return night
 

@@ -6,7 +6,8 @@ from django.db import IntegrityError, transaction
 from scorekeeper.models import Entry, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import record_entry, undo_last_round
+from scorekeeper.services.rounds import undo_last_round
+from tests.helpers import enter
 
 A = parse_board({"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"})
 B = parse_board({"top": "Kc Kd 7s", "middle": "As Ad 9c 6d 2s", "bottom": "Ts Td 4s 4c Js"})
@@ -28,13 +29,7 @@ def set_board(night, name, board, number=1, **extra):
 
 
 def type_total(night, name, points, number=1):
-    return record_entry(
-        night=night,
-        round_number=number,
-        seat=seat_of(night, name),
-        points=points,
-        entered_by=User.objects.get(name=name),
-    )
+    return enter(night, name, points, number=number)
 
 
 def test_cards_for_a_round_that_went_through_are_refused_in_words_and_save_nothing(make_night):

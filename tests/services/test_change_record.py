@@ -39,7 +39,7 @@ from scorekeeper.services import (
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.locks import Unrecorded, night_change
 from scorekeeper.table.people import person_key
-from scorekeeper.table.spreadsheet import read_sheet
+from scorekeeper.table.spreadsheet.reading import read_sheet
 from tests.helpers import (
     PASSWORD,
     enter,
@@ -50,6 +50,7 @@ from tests.helpers import (
     members_since,
     play,
     seats_of,
+    start_seated,
 )
 from tests.services.test_night_door import ANNA_BOARD
 
@@ -78,9 +79,9 @@ def _pay_across(night: Night):
     )
 
 
-# Each case: (service, its module name, a setup on a fresh night returning the change,
-# who makes it, the kind, the values the entry keeps).
-Case = tuple[str, Callable[[Night], Callable[[], object]], str, str, dict]
+# Each case by its service (module.function): a setup on a fresh night returning the
+# change, who makes it, the kind, the values the entry keeps.
+Case = tuple[Callable[[Night], Callable[[], object]], str, str, dict]
 
 
 def _case_total_for_a_guest(night):
@@ -244,28 +245,19 @@ def _case_call_off(night):
     return lambda: call_off.call_off_night(night=night, by=user("Anna"))
 
 
+def _anna_and_bram() -> list[nights.SeatRequest]:
+    return [nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))]
+
+
 def _case_start(night):
     nights.end_night(night=night, by=user("Anna"))
-    return lambda: nights.start_night(
-        group=night.group,
-        started_by=user("Bram"),
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
-        first_dealer=0,
-    )
+    return lambda: start_seated(night.group, user("Bram"), _anna_and_bram())
 
 
 def _case_drawn(night):
     nights.end_night(night=night, by=user("Anna"))
-    return lambda: seat_draws.start_drawn_night(
-        group=night.group,
-        started_by=user("Bram"),
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
+    return lambda: start_seated(
+        night.group, user("Bram"), _anna_and_bram(), door=seat_draws.start_drawn_night
     )
 
 
@@ -303,188 +295,97 @@ def _case_create_group(night):
     return lambda: groups.create_group(name="Sunday OFC", created_by=user("Chris"))
 
 
+# What Gus's payment to Anna keeps, paid, unpaid, or across nights.
+GUS_PAYS_ANNA = {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"}
+
 CASES: dict[str, Case] = {
     "rounds.record_entry": (
-        "rounds",
         _case_total_for_a_guest,
         "Bram",
         K.TOTAL_FOR,
         {"name": "Gus", "round": 1, "points": 3},
     ),
     "boards.record_board": (
-        "boards",
         _case_board_for_someone,
         "Bram",
         K.BOARD_FOR,
         {"name": "Anna", "round": 1},
     ),
     "rounds.edit_round": (
-        "rounds",
         _case_fix,
         "Anna",
         K.ROUND_FIXED,
         {"round": 1, "changes": [["Anna", 5, 4], ["Bram", -5, -4]]},
     ),
-    "rounds.undo_last_round": ("rounds", _case_undo, "Bram", K.ROUND_UNDONE, {"round": 1}),
-    "seats.add_seat": (
-        "seats",
-        _case_seat_added,
-        "Anna",
-        K.SEAT_ADDED,
-        {"name": "Ida", "position": 2},
-    ),
-    "seats.deal_me_in": ("seats", _case_dealt_in, "Dirk", K.DEALT_IN, {"name": "Dirk"}),
-    "seats.leave_seat": ("seats", _case_seat_left, "Anna", K.SEAT_LEFT, {"name": "Gus"}),
+    "rounds.undo_last_round": (_case_undo, "Bram", K.ROUND_UNDONE, {"round": 1}),
+    "seats.add_seat": (_case_seat_added, "Anna", K.SEAT_ADDED, {"name": "Ida", "position": 2}),
+    "seats.deal_me_in": (_case_dealt_in, "Dirk", K.DEALT_IN, {"name": "Dirk"}),
+    "seats.leave_seat": (_case_seat_left, "Anna", K.SEAT_LEFT, {"name": "Gus"}),
     "nights.change_night_rules": (
-        "nights",
         _case_rules,
         "Anna",
         K.NIGHT_RULES,
         {"game": "standard", "before": {}, "after": {"scoring": {"scoop": 6, "majority": 0}}},
     ),
-    "nights.end_night": ("nights", _case_end, "Bram", K.NIGHT_ENDED, {}),
-    "nights.share_screen": ("nights", _case_share, "Anna", K.SCREEN_SHARED, {}),
-    "nights.stop_sharing_screen": ("nights", _case_stop_sharing, "Bram", K.SCREEN_STOPPED, {}),
-    "nights.start_night": ("nights", _case_start, "Bram", K.NIGHT_STARTED, {}),
-    "seat_draws.start_drawn_night": (
-        "seat_draws",
-        _case_drawn,
-        "Bram",
-        K.NIGHT_STARTED,
-        {"drawn": True},
-    ),
-    "same_table.start_same_table": ("same_table", _case_same_table, "Bram", K.NIGHT_STARTED, {}),
-    "call_off.call_off_night": ("call_off", _case_call_off, "Anna", K.NIGHT_CALLED_OFF, {}),
-    "payments.mark_paid": (
-        "payments",
-        _case_paid,
-        "Anna",
-        K.PAID,
-        {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
-    ),
-    "payments.unmark_paid": (
-        "payments",
-        _case_unpaid,
-        "Anna",
-        K.UNPAID,
-        {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
-    ),
-    "payments.pay_owed": (
-        "payments",
-        _case_owed_paid,
-        "Anna",
-        K.OWED_PAID,
-        {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
-    ),
-    "payments.undo_owed_payment": (
-        "payments",
-        _case_owed_undone,
-        "Anna",
-        K.OWED_UNDONE,
-        {"payer": "Gus", "payee": "Anna", "cents": 60, "currency": "EUR"},
-    ),
-    "payments.set_settle_everything": (
-        "payments",
-        _case_settle_everything,
-        "Bram",
-        K.SETTLE_EVERYTHING_ON,
-        {},
-    ),
+    "nights.end_night": (_case_end, "Bram", K.NIGHT_ENDED, {}),
+    "nights.share_screen": (_case_share, "Anna", K.SCREEN_SHARED, {}),
+    "nights.stop_sharing_screen": (_case_stop_sharing, "Bram", K.SCREEN_STOPPED, {}),
+    "nights.start_night": (_case_start, "Bram", K.NIGHT_STARTED, {}),
+    "seat_draws.start_drawn_night": (_case_drawn, "Bram", K.NIGHT_STARTED, {"drawn": True}),
+    "same_table.start_same_table": (_case_same_table, "Bram", K.NIGHT_STARTED, {}),
+    "call_off.call_off_night": (_case_call_off, "Anna", K.NIGHT_CALLED_OFF, {}),
+    "payments.mark_paid": (_case_paid, "Anna", K.PAID, GUS_PAYS_ANNA),
+    "payments.unmark_paid": (_case_unpaid, "Anna", K.UNPAID, GUS_PAYS_ANNA),
+    "payments.pay_owed": (_case_owed_paid, "Anna", K.OWED_PAID, GUS_PAYS_ANNA),
+    "payments.undo_owed_payment": (_case_owed_undone, "Anna", K.OWED_UNDONE, GUS_PAYS_ANNA),
+    "payments.set_settle_everything": (_case_settle_everything, "Bram", K.SETTLE_EVERYTHING_ON, {}),
     "groups.set_house_rules": (
-        "groups",
         _case_house_rules,
         "Anna",
         K.HOUSE_RULES,
         {"before": {}, "after": {"scoring": {"scoop": 6, "majority": 0}}},
     ),
-    "groups.set_currency": (
-        "groups",
-        _case_currency,
-        "Bram",
-        K.CURRENCY,
-        {"before": "EUR", "after": "USD"},
-    ),
-    "groups.create_group": (
-        "groups",
-        _case_create_group,
-        "Chris",
-        K.GROUP_CREATED,
-        {"name": "Sunday OFC"},
-    ),
-    "groups.join_group": ("groups", _case_join, "Dirk", K.JOINED, {"name": "Dirk"}),
-    "groups.join_by_link": ("groups", _case_join_by_link, "Dirk", K.JOINED, {"name": "Dirk"}),
-    "groups.sign_up_and_join": (
-        "groups",
-        _case_sign_up_and_join,
-        "Dirk",
-        K.JOINED,
-        {"name": "Dirk"},
-    ),
-    "groups.leave_group": ("groups", _case_leave, "Dirk", K.LEFT, {"name": "Dirk"}),
-    "groups.remove_member": ("groups", _case_remove, "Anna", K.MEMBER_REMOVED, {"name": "Dirk"}),
+    "groups.set_currency": (_case_currency, "Bram", K.CURRENCY, {"before": "EUR", "after": "USD"}),
+    "groups.create_group": (_case_create_group, "Chris", K.GROUP_CREATED, {"name": "Sunday OFC"}),
+    "groups.join_group": (_case_join, "Dirk", K.JOINED, {"name": "Dirk"}),
+    "groups.join_by_link": (_case_join_by_link, "Dirk", K.JOINED, {"name": "Dirk"}),
+    "groups.sign_up_and_join": (_case_sign_up_and_join, "Dirk", K.JOINED, {"name": "Dirk"}),
+    "groups.leave_group": (_case_leave, "Dirk", K.LEFT, {"name": "Dirk"}),
+    "groups.remove_member": (_case_remove, "Anna", K.MEMBER_REMOVED, {"name": "Dirk"}),
     "sign_ins.use_sign_in_code": (
-        "sign_ins",
         _case_sign_in_by_code,
         "Anna",
         K.SIGNED_IN_BY_CODE,
         {"name": "Bram", "how": ""},
     ),
-    "sign_ins.sign_out_phone": (
-        "sign_ins",
-        _case_sign_out_phone,
-        "Bram",
-        K.PHONE_SIGNED_OUT,
-        {"name": "Bram"},
-    ),
+    "sign_ins.sign_out_phone": (_case_sign_out_phone, "Bram", K.PHONE_SIGNED_OUT, {"name": "Bram"}),
     "sign_ins.set_password": (
-        "sign_ins",
         _case_password,
         "Bram",
         K.PASSWORD_SET,
         {"name": "Bram", "first": False},
     ),
     "imports.import_nights": (
-        "imports",
         _case_import,
         "Anna",
         K.NIGHTS_IMPORTED,
         {"count": 1, "settled": True},
     ),
     "seasons.add_season": (
-        "seasons",
         _case_season_added,
         "Bram",
         K.SEASON_ADDED,
         {"name": "Spring", "date": "2026-03-01"},
     ),
-    "seasons.remove_season": (
-        "seasons",
-        _case_season_removed,
-        "Anna",
-        K.SEASON_REMOVED,
-        {"name": "Spring"},
-    ),
-    "groups.replace_invite_link": (
-        "groups",
-        _case_invite_link,
-        "Bram",
-        K.INVITE_LINK_REPLACED,
-        {},
-    ),
+    "seasons.remove_season": (_case_season_removed, "Anna", K.SEASON_REMOVED, {"name": "Spring"}),
+    "groups.replace_invite_link": (_case_invite_link, "Bram", K.INVITE_LINK_REPLACED, {}),
     "import_take_back.take_back_import": (
-        "import_take_back",
         _case_take_back_import,
         "Anna",
         K.IMPORT_TAKEN_BACK,
         {"count": 1},
     ),
-    "pay_details.save_pay_details": (
-        "pay_details",
-        _case_pay_details,
-        "Bram",
-        K.PAY_DETAILS,
-        {"name": "Bram"},
-    ),
+    "pay_details.save_pay_details": (_case_pay_details, "Bram", K.PAY_DETAILS, {"name": "Bram"}),
 }
 
 # Writes that change neither a night nor a group's money, each with why.
@@ -640,7 +541,7 @@ def table(make_night):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_change_is_recorded_once_with_who_what_and_its_values(table, name):
-    _module, setup, by, kind, values = CASES[name]
+    setup, by, kind, values = CASES[name]
     change = setup(table)
     last = Change.objects.order_by("pk").values_list("pk", flat=True).last()
 
@@ -729,16 +630,7 @@ def test_every_kind_reads_in_the_readers_language(table, language):
     /tmp/translations/record.json), a message missing from one is skipped by name."""
     _record_everything(table)
     call_off.call_off_night(
-        night=nights.start_night(
-            group=table.group,
-            started_by=user("Anna"),
-            game_id="standard",
-            rules={},
-            point_cents=10,
-            seats=[nights.SeatRequest(user=user("Anna")), nights.SeatRequest(user=user("Bram"))],
-            first_dealer=0,
-            beside_running=True,
-        ),
+        night=start_seated(table.group, user("Anna"), _anna_and_bram(), beside_running=True),
         by=user("Anna"),
     )
     changes = list(Change.objects.select_related("by"))

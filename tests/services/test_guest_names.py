@@ -7,8 +7,9 @@ import pytest
 from scorekeeper.models import Night, Seat, User
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import leave_group
-from scorekeeper.services.nights import SeatRequest, start_night
+from scorekeeper.services.nights import SeatRequest
 from scorekeeper.services.seats import add_seat
+from tests.helpers import start_seated
 
 KEES = "Kees is a member of this group"
 KEES_WAS = "Kees was a member of this group"
@@ -31,16 +32,8 @@ SPELLINGS = [
 
 def start(group, *guests: str) -> Night:
     anna, bram = User.objects.get(name="Anna"), User.objects.get(name="Bram")
-    return start_night(
-        group=group,
-        started_by=anna,
-        game_id="standard",
-        rules={},
-        point_cents=10,
-        seats=[SeatRequest(user=anna), SeatRequest(user=bram)]
-        + [SeatRequest(guest_name=guest) for guest in guests],
-        first_dealer=0,
-    )
+    seats = [SeatRequest(user=anna), SeatRequest(user=bram)]
+    return start_seated(group, anna, seats + [SeatRequest(guest_name=g) for g in guests])
 
 
 def expected(kind: str, same: str) -> str:

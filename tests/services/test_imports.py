@@ -10,7 +10,7 @@ from scorekeeper.models import Night, Payment, Seat
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.imports import game_names, import_nights
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.table.spreadsheet import read_sheet
+from scorekeeper.table.spreadsheet.reading import read_sheet
 
 SHEET = b"""date;name;points;stake
 7-3-2024;Anna;+12;0.25

@@ -7,8 +7,9 @@ import pytest
 from scorekeeper.models import Group, Night, Seat, User
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_by_link
-from scorekeeper.services.nights import SeatRequest, start_night
+from scorekeeper.services.nights import SeatRequest
 from scorekeeper.services.seats import add_seat
+from tests.helpers import start_seated
 
 CYRILLIC_ANNA = "\u0410nna"
 
@@ -30,15 +31,7 @@ def test_a_guest_named_like_a_member_is_refused_at_the_start(make_group):
         ),
     ):
         with pytest.raises(Refused, match=message):
-            start_night(
-                group=group,
-                started_by=bram,
-                game_id="standard",
-                rules={},
-                point_cents=10,
-                seats=seats,
-                first_dealer=0,
-            )
+            start_seated(group, bram, seats)
     assert not Night.objects.exists()
 
 

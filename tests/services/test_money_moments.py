@@ -77,7 +77,7 @@ def test_the_question_names_the_night_the_payment_went_to(db):
 
 
 # Leaving with your money: Bram leaves after round 2 with -€5.00.
-def _bram_leaves():
+def bram_leaves():
     night = make_night(("Anna", "Bram", "Cora", "Dan"))
     play(
         night,
@@ -97,7 +97,7 @@ def _lines(night):
 
 
 def test_who_leaves_is_squared_against_the_standings_at_their_leaving_in_the_fewest_payments(db):
-    night, _ = _bram_leaves()
+    night, _ = bram_leaves()
     lines = payment_lines(night)
     # Standings at round 2: Anna +€5.00, Cora +€1.00, Dan -€1.00, Bram -€5.00.
     assert [(line.payer.name, line.payee.name, line.cents) for line in lines if line.leaver] == [
@@ -111,7 +111,7 @@ def test_who_leaves_is_squared_against_the_standings_at_their_leaving_in_the_few
 
 
 def test_only_the_leavers_payment_can_be_marked_while_the_night_runs(db):
-    night, anna = _bram_leaves()
+    night, anna = bram_leaves()
     seats = seats_of(night)
     with pytest.raises(Refused, match="once the night is over"):
         mark_paid(night=night, payer=seats["Dan"], payee=seats["Cora"], cents=100, marked_by=anna)
@@ -121,7 +121,7 @@ def test_only_the_leavers_payment_can_be_marked_while_the_night_runs(db):
 
 
 def test_bram_pays_anna_his_five_euros_now_and_the_end_of_the_night_counts_it(db):
-    night, anna = _bram_leaves()
+    night, anna = bram_leaves()
     seats = seats_of(night)
     mark_paid(night=night, payer=seats["Bram"], payee=seats["Anna"], cents=500, marked_by=anna)
     seats = seats_of(night)
@@ -151,7 +151,7 @@ def test_bram_pays_anna_his_five_euros_now_and_the_end_of_the_night_counts_it(db
 
 
 def test_a_leavers_mark_can_be_taken_back_and_blocks_a_fix_until_it_is(db):
-    night, anna = _bram_leaves()
+    night, anna = bram_leaves()
     seats = seats_of(night)
     mark = mark_paid(
         night=night, payer=seats["Bram"], payee=seats["Anna"], cents=500, marked_by=anna
@@ -164,7 +164,7 @@ def test_a_leavers_mark_can_be_taken_back_and_blocks_a_fix_until_it_is(db):
 
 
 def test_unmarked_leavers_money_settles_with_the_rest_at_the_end(db):
-    night, _ = _bram_leaves()
+    night, _ = bram_leaves()
     play_round(night, {"Anna": -30, "Cora": 10, "Dan": 20})
     night = finish(night)
     lines = payment_lines(night)

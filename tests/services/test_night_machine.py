@@ -89,6 +89,18 @@ class NightMachine(RuleBasedStateMachine):
         self.keys += 1
         return f"{self.keys:032x}"
 
+    def enter_open(self, name: str, points: int) -> None:
+        """``name``'s total for the open round, entered by whoever by() says, and in the model."""
+        record_entry(
+            night=self.night,
+            round_number=self.model.open_number,
+            seat=self.seat(name),
+            points=points,
+            entered_by=self.by(name),
+            key=self.key(),
+        )
+        self.model.save(name, points)
+
     @rule(data=st.data(), points=st.integers(-30, 30))
     def a_total_for_the_open_round(self, data, points):
         playing = self.model.playing(self.model.open_number)
@@ -100,30 +112,14 @@ class NightMachine(RuleBasedStateMachine):
         missing = [n for n in playing if n not in self.model.open_totals]
         if data.draw(st.booleans()) and missing == [name]:
             points = -sum(self.model.open_totals.values())  # the total that adds up
-        record_entry(
-            night=self.night,
-            round_number=self.model.open_number,
-            seat=self.seat(name),
-            points=points,
-            entered_by=self.by(name),
-            key=self.key(),
-        )
-        self.model.save(name, points)
+        self.enter_open(name, points)
 
     @precondition(lambda self: self.model.reopened)
     @rule(data=st.data())
     def a_confirmation_after_the_undo(self, data):
         name = data.draw(st.sampled_from(sorted(self.model.open_totals)))
         points = self.model.open_totals[name]
-        record_entry(
-            night=self.night,
-            round_number=self.model.open_number,
-            seat=self.seat(name),
-            points=points,
-            entered_by=self.by(name),
-            key=self.key(),
-        )
-        self.model.save(name, points)
+        self.enter_open(name, points)
 
     @precondition(lambda self: self.model.recorded)
     @rule(data=st.data(), points=st.integers(-30, 30))

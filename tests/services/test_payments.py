@@ -9,7 +9,7 @@ from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.payments import pay_owed, set_settle_everything, undo_owed_payment
 from scorekeeper.table.people import person_key
-from tests.helpers import finish, make_group, make_night, make_user, play, seats_of
+from tests.helpers import finish, make_group, make_night, make_user, paid, play
 
 
 def _two_nights():
@@ -162,17 +162,8 @@ def test_a_running_nights_folded_payments_cannot_be_marked(db):
 
 
 def test_a_nights_own_marks_still_work_beside_the_tab(db):
-    from scorekeeper.services.payments import mark_paid
-
     first, _ = _two_nights()
-    seats = seats_of(first)
-    mark_paid(
-        night=first,
-        payer=seats["Chris"],
-        payee=seats["Anna"],
-        cents=60,
-        marked_by=seats["Anna"].user,
-    )
+    paid(first, "Chris", "Anna", 60)
 
     assert _owed(first.group) == [("Chris", "Anna", 30), ("Bram", "Anna", 10)]
 

@@ -7,9 +7,9 @@ from scorekeeper.models import Entry, Night, RoundEdit, User
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.payments import mark_paid, pay_owed, undo_owed_payment, unmark_paid
-from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.rounds import record_entry, undo_last_round
 from scorekeeper.table.people import person_key
-from tests.helpers import enter, finish, open_round, play, play_round, seats_of
+from tests.helpers import enter, finish, fix_round, open_round, play, play_round, seats_of
 
 
 def test_a_round_goes_through_when_totals_sum_to_zero(make_night):
@@ -219,21 +219,10 @@ def test_a_player_in_fantasyland_says_whether_they_stayed_not_whether_they_made_
 def test_a_correction_is_kept_in_the_history_and_must_sum_to_zero(make_night):
     night = make_night()
     play_round(night, {"Anna": 7, "Bram": 17, "Chris": -24})
-    seats = seats_of(night)
     anna = User.objects.get(name="Anna")
     with pytest.raises(Refused, match="2 points too many"):
-        edit_round(
-            night=night,
-            number=1,
-            edited_by=anna,
-            points={seats["Anna"].pk: 9, seats["Bram"].pk: 17, seats["Chris"].pk: -24},
-        )
-    edit_round(
-        night=night,
-        number=1,
-        edited_by=anna,
-        points={seats["Anna"].pk: 9, seats["Bram"].pk: 15, seats["Chris"].pk: -24},
-    )
+        fix_round(night, 1, anna, {"Anna": 9, "Bram": 17, "Chris": -24})
+    fix_round(night, 1, anna, {"Anna": 9, "Bram": 15, "Chris": -24})
     edit = RoundEdit.objects.get()
     assert edit.changes == [["Anna", 7, 9], ["Bram", 17, 15]]
     assert edit.edited_by == anna
@@ -259,13 +248,7 @@ def test_undo_is_refused_once_the_next_hand_has_entries(make_night):
 
 
 def _fix_anna_and_bram(night, by):
-    seats = seats_of(night)
-    edit_round(
-        night=night,
-        number=1,
-        edited_by=by,
-        points={seats["Anna"].pk: 8, seats["Bram"].pk: -5, seats["Chris"].pk: -3},
-    )
+    fix_round(night, 1, by, {"Anna": 8, "Bram": -5, "Chris": -3})
 
 
 def test_a_finished_nights_fix_is_refused_once_its_money_was_marked_paid_until_taken_back(

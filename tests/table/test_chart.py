@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.table.chart import Chart, ChartSeries, Segment, Text, _thinned, running_totals
+from scorekeeper.table.chart import _thinned, running_totals
+from scorekeeper.table.chart_shapes import Chart, ChartSeries, Segment, Text
 from scorekeeper.table.formatting import money, signed
 
 

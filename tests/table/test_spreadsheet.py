@@ -4,13 +4,10 @@ each line that does not add up named by its number."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.table.spreadsheet import (
-    MAX_HAND_POINTS,
-    Kind,
-    count_lines,
-    read_sheet,
-    split_rounds,
-)
+from scorekeeper.table.spreadsheet.limits import MAX_HAND_POINTS
+from scorekeeper.table.spreadsheet.nights import split_rounds
+from scorekeeper.table.spreadsheet.reading import count_lines, read_sheet
+from scorekeeper.table.spreadsheet.sheet import Kind
 
 GAMES = {"standard": "standard", "ofc standard": "standard"}
 

@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 
 import scorekeeper.reads.qr
 from scorekeeper.reads.qr import QRDrawing, qr_drawing
-from scorekeeper.table.chart import Chart, ChartSeries, running_totals
+from scorekeeper.table.chart import running_totals
+from scorekeeper.table.chart_shapes import Chart, ChartSeries
 from scorekeeper.table.paying import epc_payload
 from tests.qr import decode_png
 

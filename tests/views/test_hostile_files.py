@@ -2,16 +2,13 @@
 within 2 s with a page that says in words what is wrong, and while one is read the
 thread beside it (another phone's save) is never held up for long."""
 
-import threading
-import time
-from collections.abc import Callable
-
 import pytest
 from django.urls import reverse
 
 from scorekeeper.services.imports import game_names
-from scorekeeper.table.spreadsheet import MAX_BYTES, read_sheet
-from tests.helpers import make_group
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES
+from scorekeeper.table.spreadsheet.reading import read_sheet
+from tests.helpers import answered_in_time, make_group
 from tests.views.test_import import csv_file
 
 HEADER = b"date,name,points\n"
@@ -42,42 +39,6 @@ WORDS = (
     "not a date",
     "nothing in its",
 )
-
-
-def longest_pause_beside(work) -> tuple[float, float]:
-    """How long ``work`` took, and the longest a thread beside it that wakes every
-    millisecond (a phone's save waiting for the interpreter) had to wait meanwhile."""
-    done = threading.Event()
-    pauses = [0.0]
-
-    def beside() -> None:
-        last = time.perf_counter()
-        while not done.is_set():
-            time.sleep(0.001)
-            now = time.perf_counter()
-            pauses.append(now - last)
-            last = now
-
-    thread = threading.Thread(target=beside, daemon=True)
-    thread.start()
-    started = time.perf_counter()
-    try:
-        work()
-    finally:
-        took = time.perf_counter() - started
-        done.set()
-        thread.join(timeout=5)
-    return took, max(pauses)
-
-
-def answered_in_time(work: Callable[[], None]) -> tuple[float, float]:
-    """:func:`longest_pause_beside` of ``work``, taken once more when the first is over
-    2 s or 0.2 s: a busy machine's stall does not come back at the same place, a reader
-    that holds the server does."""
-    took, pause = longest_pause_beside(work)
-    if took >= 2.0 or pause >= 0.2:
-        took, pause = longest_pause_beside(work)
-    return took, pause
 
 
 @pytest.mark.parametrize("name", HOSTILE)

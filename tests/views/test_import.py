@@ -8,11 +8,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from scorekeeper.forms.imports import PROBLEM_MESSAGES
 from scorekeeper.models import Group, Night, Seat
 from scorekeeper.reads.history import group_table
 from scorekeeper.services.nights import end_night
 from scorekeeper.services.rounds import record_entry
-from scorekeeper.table.spreadsheet import MAX_BYTES, MAX_LINES
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES, MAX_LINES
+from scorekeeper.table.spreadsheet.sheet import Kind
 from tests.helpers import make_group
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "spreadsheet"
@@ -159,25 +161,28 @@ def test_the_apps_own_export_imports_back_as_the_same_standings(client, login, m
     assert [row[0] for row in standings(empty)] == ["Anna", "Bram", "Chris", "Gus"]
 
 
-def test_a_file_of_10_mb_is_refused_in_words_before_it_is_read(client, login, group):
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            b"date,name,points\n" + b"x" * (MAX_BYTES - 17),
+            "The file is too big: a file of 1 MB or more is not imported.",
+        ),
+        # Short lines: 100,000 of them stay under the 1 MB a file may have.
+        (
+            b"date,name,points\n" + b"1,A,0\n" * (MAX_LINES - 1),
+            "The file has 100,000 lines or more, more than one import takes.",
+        ),
+    ],
+    ids=["1 MB", "100,000 lines"],
+)
+def test_a_file_over_a_limit_is_refused_in_words_before_it_is_read(
+    client, login, group, data, said
+):
     login("Anna")
-    data = b"date,name,points\n" + b"x" * (MAX_BYTES - 17)
     response = upload(client, group, data)
-    assert "The file is too big: a file of 1 MB or more is not imported." in (
-        response.content.decode()
-    )
+    assert said in response.content.decode()
     assert "nights" not in response.context
-    assert not Night.objects.filter(group=group).exists()
-
-
-def test_a_file_of_100000_lines_is_refused_in_words(client, login, group):
-    login("Anna")
-    # Short lines: 100,000 of them stay under the 1 MB a file may have.
-    data = b"date,name,points\n" + b"1,A,0\n" * (MAX_LINES - 1)
-    response = upload(client, group, data)
-    assert "The file has 100,000 lines or more, more than one import takes." in (
-        response.content.decode()
-    )
     assert not Night.objects.filter(group=group).exists()
 
 
@@ -189,3 +194,8 @@ def test_a_member_of_another_group_gets_404(client, login, group):
     data = (DATA / "three_years_good.csv").read_bytes()
     assert client.post(url, {"file": csv_file(data)}).status_code == 404
     assert not Night.objects.exists()
+
+
+def test_every_problem_a_file_can_have_has_its_sentence():
+    # A kind of problem added without its words would fail the page with a KeyError.
+    assert set(PROBLEM_MESSAGES) == set(Kind)

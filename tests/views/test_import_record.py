@@ -16,7 +16,7 @@ from scorekeeper.services.import_take_back import take_back_import
 from scorekeeper.services.imports import game_names, import_nights
 from scorekeeper.services.payments import pay_owed
 from scorekeeper.table.people import person_key
-from scorekeeper.table.spreadsheet import read_sheet
+from scorekeeper.table.spreadsheet.reading import read_sheet
 from tests.helpers import make_group, make_night, play_round
 from tests.views.test_import import confirm, upload
 

@@ -11,9 +11,16 @@ from django.urls import reverse
 
 from scorekeeper.models import Change, Night
 from scorekeeper.services.nights import end_night
-from scorekeeper.table.spreadsheet import MAX_BYTES
-from tests.helpers import body_text, log_in, make_group, make_night, play_round, set_cards
-from tests.views.test_hostile_files import answered_in_time
+from scorekeeper.table.spreadsheet.limits import MAX_BYTES
+from tests.helpers import (
+    answered_in_time,
+    body_text,
+    log_in,
+    make_group,
+    make_night,
+    play_round,
+    set_cards,
+)
 from tests.views.test_import import confirm, upload
 
 

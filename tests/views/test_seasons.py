@@ -146,14 +146,15 @@ def test_a_season_the_group_does_not_have_is_a_404(group, login, season):
 
 def test_another_groups_season_is_a_404_here(night_on, group, login, make_group):
     night_on(datetime(2026, 3, 1, 20, tzinfo=AMSTERDAM), 3)
-    other = make_group(name="Other table", members=("Anna", "Olga"))
-    theirs = add_season(
-        group=other,
-        by=other.memberships.get(user__name="Olga").user,
-        name="X",
-        starts_on="2026-01-01",
-    )
+    theirs = other_groups_season(make_group)
     assert table(login("Anna"), group, str(theirs.pk)).status_code == 404
+
+
+def other_groups_season(make_group):
+    """A season of another group, Olga's, which Anna is in too."""
+    other = make_group(name="Other table", members=("Anna", "Olga"))
+    olga = other.memberships.get(user__name="Olga").user
+    return add_season(group=other, by=olga, name="X", starts_on="2026-01-01")
 
 
 # --- the seasons page -----------------------------------------------------------------
@@ -217,13 +218,7 @@ def test_a_season_is_taken_away_and_one_already_gone_is_said_in_words(group, log
 
 
 def test_another_groups_season_cannot_be_taken_away_from_here(group, login, make_group):
-    other = make_group(name="Other table", members=("Anna", "Olga"))
-    theirs = add_season(
-        group=other,
-        by=other.memberships.get(user__name="Olga").user,
-        name="X",
-        starts_on="2026-01-01",
-    )
+    theirs = other_groups_season(make_group)
     login("Anna").post(seasons_url(group), {"remove": theirs.pk})
     assert Season.objects.filter(pk=theirs.pk).exists()
 

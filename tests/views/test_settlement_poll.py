@@ -12,8 +12,8 @@ from scorekeeper.models import Night, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.payments import mark_paid
-from scorekeeper.services.seats import leave_seat
 from tests.helpers import finish, make_night, play, rounds_of, seats_of, settle_url
+from tests.services.test_money_moments import bram_leaves
 
 
 def poll(client, night: Night, version: object):
@@ -128,14 +128,7 @@ def test_the_share_text_and_the_picture_come_with_the_payments_from_one_read(db,
 
 
 def test_a_leavers_settlement_follows_the_night_to_its_end(db, login):
-    night = make_night(("Anna", "Bram", "Cora", "Dan"))
-    play(
-        night,
-        {"Anna": 40, "Bram": -30, "Cora": 10, "Dan": -20},
-        {"Anna": 10, "Bram": -20, "Cora": 0, "Dan": 10},
-    )
-    anna = User.objects.get(name="Anna")
-    leave_seat(night=night, seat=seats_of(night)["Bram"], by=anna)
+    night, _anna = bram_leaves()
     night.refresh_from_db()
     bram = login("Bram")
     opened = bram.get(settle_url(night)).content.decode()

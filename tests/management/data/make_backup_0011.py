@@ -48,14 +48,8 @@ def play_the_group():
     """played_site of tests/management/test_backup.py at that version, with a night
     under a loss cap between the payments."""
     group, first, second = play_two_nights(make_night)
-    seats = seats_of(second)
     anna = User.objects.get(name="Anna")
-    edit_round(
-        night=second,
-        number=2,
-        edited_by=anna,
-        points={seats["Anna"].pk: 12, seats["Bram"].pk: -6, seats["Gus"].pk: -6},
-    )
+    correct_the_second_night(second, anna)
     capped = make_night(("Anna", "Bram", "Chris"), point_cents=10, loss_cap_cents=150, group=group)
     play(capped, {"Anna": 20, "Bram": 5, "Chris": -25}, {"Anna": 8, "Bram": -4, "Chris": -4})
     finish(capped)
@@ -73,6 +67,27 @@ def play_the_group():
         cents=line.cents,
         marked_by=anna,
     )
+    pay_half_of_what_is_owed(group, anna)
+    a_fantasyland_hand_in_progress(group)
+    return group
+
+
+# The steps test_backup.played_site takes too (it imports them from here).
+
+
+def correct_the_second_night(second: Night, by: User) -> None:
+    """Round 2 of play_two_nights' second night corrected."""
+    seats = seats_of(second)
+    edit_round(
+        night=second,
+        number=2,
+        edited_by=by,
+        points={seats["Anna"].pk: 12, seats["Bram"].pk: -6, seats["Gus"].pk: -6},
+    )
+
+
+def pay_half_of_what_is_owed(group, by: User) -> None:
+    """Half of the first payment still owed across nights, paid."""
     owed = owed_across_nights(group)
     payment = owed.payments[0]
     pay_owed(
@@ -82,12 +97,16 @@ def play_the_group():
         cents=payment.cents // 2,
         currency=group.currency,
         fingerprint=owed.fingerprint,
-        marked_by=anna,
+        marked_by=by,
     )
+
+
+def a_fantasyland_hand_in_progress(group) -> Night:
+    """A night still running: Bram plays round 2 in Fantasyland, Anna's total is in."""
     tonight = make_night(("Anna", "Bram", "Chris"), game="progressive", group=group)
     play(tonight, {"Anna": 10, "Bram": 5, "Chris": -15}, claims={0: {"Bram": "qq"}})
     enter(tonight, "Anna", -4)
-    return group
+    return tonight
 
 
 def figures(group) -> dict:
