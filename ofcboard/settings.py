@@ -164,8 +164,8 @@ if CACHE_URL:
         "OPTIONS": REDIS_TIMEOUTS,
     }
 
-# The app has no uploads; its largest form is a few hundred bytes (the server refuses
-# bigger bodies before reading them, see ofcboard/serve.py).
+# The app's largest form is a few hundred bytes, and a spreadsheet to import at most
+# 1 MB (the front refuses bigger bodies before they reach the app, ofcboard/front.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

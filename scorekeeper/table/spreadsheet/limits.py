@@ -1,8 +1,8 @@
 """How big a file of past nights may be, and how long it may take to read."""
 
 # A file this big, or this long, is refused before anything of it is read into nights.
-# Under the server's limit on any request (ofcboard/serve.py MAX_REQUEST_BODY, 1 MiB),
-# with room for the form around the file: a bigger file never reaches the app.
+# Under the front's limit on any request (ofcboard/front.py MAX_BODY, 1 MiB), with room
+# for the form around the file: behind the front a bigger file never reaches the app.
 MAX_BYTES = 1_000_000
 MAX_LINES = 100_000
 # No hand comes to more than this many points either way (the app's Entry range).
