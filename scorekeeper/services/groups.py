@@ -18,8 +18,8 @@ from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
     has_hidden_characters,
     look_alike_key,
+    name_key,
     suggest_alternative,
-    tidy_name,
     tidy_title,
 )
 
@@ -37,7 +37,7 @@ def name_taken_error(name: str) -> NameTaken:
     # Say it as the site knows it: "anna" typed, "Anna" taken, "Anna B" suggested.
     taken = User.objects.filter(name__iexact=name).values_list("name", flat=True).first() or name
     similar = User.objects.filter(name__istartswith=name[:28]).values_list("name", flat=True)
-    return NameTaken(taken, suggest_alternative(taken, {n.lower() for n in similar}))
+    return NameTaken(taken, suggest_alternative(taken, {name_key(n) for n in similar}))
 
 
 def sign_up(*, name: str, password: str = "") -> User:
@@ -196,7 +196,7 @@ def check_names_apart(group: Group, names: Iterable[str], *, seated: Iterable[st
     for name in names:
         key = look_alike_key(name)
         for other in others:
-            if other.casefold() != name.casefold() and look_alike_key(other) == key:
+            if name_key(other) != name_key(name) and look_alike_key(other) == key:
                 raise Refused(
                     _(
                         '"%(name)s" looks just like "%(other)s". '
@@ -234,12 +234,10 @@ def sign_up_and_join(*, group: Group, name: str, password: str = "", token: str 
     with transaction.atomic():
         if token:
             _use_invite_link(group, token)
-        member = (
-            group.current_memberships()
-            .filter(user__name__iexact=tidy_name(name))
-            .values_list("user__name", flat=True)
-            .first()
-        )
+        # Compared in Python by the one name key: the database's case-insensitive
+        # match knows only ASCII capitals on SQLite ("émile" beside "Émile").
+        members = group.current_memberships().values_list("user__name", flat=True)
+        member = next((m for m in members if name_key(m) == name_key(name)), None)
         if member:
             raise Refused(
                 _(

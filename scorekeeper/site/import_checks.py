@@ -46,7 +46,7 @@ from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import checked_house_rules as checked_night_rules
 from scorekeeper.services.groups import checked_table_rules
-from scorekeeper.table.names import has_hidden_characters
+from scorekeeper.table.names import has_hidden_characters, name_key
 
 
 class BackupError(Exception):
@@ -210,7 +210,7 @@ def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems:
                 if field not in wrong:  # said once, by the column's own check
                     problems.row(number, row, problem, field)
         if isinstance(instance, User):
-            folded = instance.name.casefold()
+            folded = name_key(instance.name)
             if folded in account_names:
                 problems.row(
                     number,

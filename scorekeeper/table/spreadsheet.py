@@ -30,7 +30,7 @@ from typing import Any
 
 from scorekeeper.ofc.scoring_systems import MAX_BONUS, SYSTEMS
 from scorekeeper.table.formatting import currency_signs, minor_digits
-from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
+from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key, name_key
 from scorekeeper.table.night_extras import Extras
 
 # A file this big, or this long, is refused before anything of it is read into nights.
@@ -909,12 +909,12 @@ def match_people(
     >>> match_people(["ANNA", "\u0412ram", "gus", "Zoe"], {1: "Anna", 2: "Bram"}, ["Gus"])
     {'ANNA': 1, '\u0412ram': 2, 'gus': 'Gus', 'Zoe': 'Zoe'}
     """
-    lowered = {name.lower(): pk for pk, name in members.items()}
+    same = {name_key(name): pk for pk, name in members.items()}
     keyed = {look_alike_key(name): pk for pk, name in members.items()}
     known_guests = {look_alike_key(name): name for name in guests}
     found: dict[str, int | str] = {}
     for name in names:
         key = look_alike_key(name)
-        member = lowered.get(name.lower(), keyed.get(key))
+        member = same.get(name_key(name), keyed.get(key))
         found[name] = member if member is not None else known_guests.get(key, name)
     return found
