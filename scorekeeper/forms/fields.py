@@ -14,9 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.i18n import language, money, money_input
 from scorekeeper.models import MAX_POINTS, points_out_of_range
+from scorekeeper.models.titles import TitleRefused, TitleRule
 from scorekeeper.table import formatting
 from scorekeeper.table.formatting import minor_digits
-from scorekeeper.table.names import has_hidden_characters, tidy_title
 
 
 class PointsInput(forms.IntegerField):
@@ -265,20 +265,18 @@ def grouped(text: str, mark: str) -> bool:
 
 
 class TitleField(forms.CharField):
-    """A name for something shared (a group): any letters, digits, signs or emoji,
-    NFKC-normalised and its spaces collapsed; nothing invisible and no control codes."""
+    """A name for something shared (a group's, a season's): any letters, digits, signs
+    or emoji, NFKC-normalised and its spaces collapsed; nothing invisible and no control
+    codes. Checked by its ``rule`` (models/titles.py), which the service checks again:
+    one rule, said in the same words."""
 
-    default_error_messages = {
-        "hidden": gettext_lazy(
-            "A group name cannot have invisible characters or control codes "
-            "(such as a zero-width space or a text-direction mark)."
-        ),
-    }
+    def __init__(self, *, rule: TitleRule, **kwargs):
+        super().__init__(**kwargs)
+        self.rule = rule
+        self.widget.attrs["maxlength"] = str(rule.most)
 
-    def to_python(self, value):
-        return tidy_title(super().to_python(value))
-
-    def validate(self, value):
-        if has_hidden_characters(value):
-            raise forms.ValidationError(self.error_messages["hidden"], code="hidden")
-        super().validate(value)
+    def clean(self, value):
+        try:
+            return self.rule.checked(self.to_python(value))
+        except TitleRefused as refused:
+            raise forms.ValidationError(str(refused), code=refused.code) from None

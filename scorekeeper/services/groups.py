@@ -11,16 +11,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Change, Group, Membership, RetiredCode, User, new_invite_token
+from scorekeeper.models.titles import GROUP_NAME
 from scorekeeper.ofc import HOUSE_RULES, TABLE_RULES, RuleError, RuleKind
-from scorekeeper.services.errors import LookAlike, Refused, checked_name
+from scorekeeper.services.errors import LookAlike, Refused, checked_name, checked_title
 from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
-    has_hidden_characters,
     look_alike_key,
     name_key,
     suggest_alternative,
-    tidy_title,
 )
 
 
@@ -64,13 +63,7 @@ def _new_account(name: str, hashed: str) -> User:
 
 @transaction.atomic
 def create_group(*, name: str, created_by: User | None) -> Group:
-    name = tidy_title(name)
-    if has_hidden_characters(name):
-        raise Refused(str(HIDDEN_IN_GROUP_NAME))
-    if not name:
-        raise Refused(_("Please give the group a name."))
-    if len(name) > 60:
-        raise Refused(_("A group name can have at most 60 characters."))
+    name = checked_title(GROUP_NAME, name)
     group = Group.objects.create(name=name, created_by=created_by)
     with group_change(group, by=created_by):
         record(Change.Kind.GROUP_CREATED, name=group.name)
@@ -310,12 +303,6 @@ CODE_TAKEN_BACK = gettext_lazy(
 
 # Zero-width spaces, text-direction overrides, terminal escapes: a name that hides
 # what it is, or prints differently in a log than on a phone.
-HIDDEN_IN_GROUP_NAME = gettext_lazy(
-    "A group name cannot have invisible characters or control codes "
-    "(such as a zero-width space or a text-direction mark)."
-)
-
-
 _KIND_REFUSALS = {
     RuleKind.SWITCH: gettext_lazy("%(name)s is on or off."),
     RuleKind.LIMIT: gettext_lazy("Stays in a row must be a whole number, or none."),
