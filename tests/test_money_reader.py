@@ -5,7 +5,6 @@ mark is the thousands mark ("1.234", "1.234,50"): a form refuses the other order
 ambiguous, a file reads the marks in the order it has them, as one of the app's
 languages does."""
 
-
 import pytest
 from django import forms
 from django.conf import settings
