@@ -99,3 +99,14 @@ def test_the_migration_check_sees_live_code_and_lets_a_default_be(tmp_path):
         "line 5: from scorekeeper.table.paying import ...",
         "line 6: scorekeeper...",
     ]
+
+
+def test_text_is_normalised_only_where_names_titles_and_amounts_are_read():
+    # One normaliser each (issue 44): a person's name and a title in table/names.py,
+    # an amount of money in table/amounts.py; everything else calls them.
+    normalising = sorted(
+        str(path.relative_to(APP))
+        for path in APP.rglob("*.py")
+        if "migrations" not in path.parts and "unicodedata.normalize(" in path.read_text()
+    )
+    assert normalising == ["table/amounts.py", "table/names.py"]
