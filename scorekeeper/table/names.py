@@ -87,12 +87,13 @@ def has_hidden_characters(text: str) -> bool:
 
 
 def tidy_title(raw: str) -> str:
-    """A group's name as stored: NFKC, spaces collapsed (may come back empty).
+    """A group's or a season's name as stored, tidied as a person's name is
+    (:func:`tidy_name`); which characters it may have is its rule's (models/titles.py).
 
     >>> tidy_title("  Friday   ＯＦＣ ")
     'Friday OFC'
     """
-    return " ".join(unicodedata.normalize("NFKC", raw).split())
+    return tidy_name(raw)
 
 
 @cache
