@@ -13,7 +13,8 @@ way out each door stores the money of the nights it changed again
 (:mod:`scorekeeper.services.money`) and bumps their versions, which the phones' polls
 compare. Writes that change who belongs where (starting a night, joining or leaving a
 group, its house rules and currency) go through :func:`group_change`, which locks the
-group the same way.
+group the same way; a rebuild of the stored figures (``manage.py rebuild``) through
+:func:`figures_change`, which locks every group it touches and then their nights.
 
 Every door keeps the record of changes (:class:`~scorekeeper.models.Change`): inside
 it the service says what it changed with :func:`record` (a kind and its values, names
