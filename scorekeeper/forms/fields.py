@@ -1,12 +1,8 @@
 """Fields for what people type on a phone: a hand's total and an amount of money."""
 
-import re
-import unicodedata
 from decimal import Decimal
-from functools import lru_cache
 
 from django import forms
-from django.conf import settings
 from django.core.validators import DecimalValidator, RegexValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
@@ -14,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.i18n import language, money, money_input
 from scorekeeper.models import MAX_POINTS, points_out_of_range
+from scorekeeper.models.titles import TitleRefused, TitleRule
 from scorekeeper.table import formatting
+from scorekeeper.table.amounts import NotAnAmount, amount_text
 from scorekeeper.table.formatting import minor_digits
-from scorekeeper.table.names import has_hidden_characters, tidy_title
 
 
 class PointsInput(forms.IntegerField):
@@ -145,39 +142,16 @@ class MoneyField(forms.DecimalField):
         return super().to_python(value)
 
     def as_decimal_text(self, typed: str) -> str:
-        """``typed`` as Python's ``Decimal`` reads it ("1234.50"), or "" when blank."""
-        text = "".join(unicodedata.normalize("NFKC", typed).split())
-        found = amount_pattern(self.currency).fullmatch(text)
-        if not found or (found["sign"] and found["late_sign"]):
-            raise self.not_an_amount()
-        minus = "-" if (found["sign"] or found["late_sign"]) in ("-", "\u2212") else ""
-        body = found["body"]
-        if not body:
-            if found["sign"] or found["late_sign"]:
-                raise self.not_an_amount()
-            return ""
-        decimal_mark, thousands_mark = marks()
-        used = [mark for mark in ".," if mark in body]
-        if not used:
-            return minus + body
-        if len(used) == 2:
-            whole, _point, cents = body.rpartition(decimal_mark)
-            if thousands_mark in cents or not grouped(whole, thousands_mark):
-                raise self.ambiguous()
-            return minus + self.whole_units(whole.replace(thousands_mark, "") + "." + cents)
-        (mark,) = used
-        if grouped(body, mark):
-            if mark != thousands_mark:
-                raise self.ambiguous()
-            return minus + body.replace(mark, "")
-        if body.count(mark) > 1:
-            raise self.not_an_amount()
-        return minus + self.whole_units(body.replace(mark, "."))
-
-    def whole_units(self, text: str) -> str:
-        if self.decimal_places == 0 and "." in text:
-            raise forms.ValidationError(self.error_messages["whole"], code="whole")
-        return text
+        """``typed`` as Python's ``Decimal`` reads it ("1234.50"), or "" when blank: read
+        by the one reader of amounts (table/amounts.py) in the active language's marks."""
+        try:
+            return amount_text(typed, self.currency, formatting.marks(language()))
+        except NotAnAmount as wrong:
+            if wrong.kind == "ambiguous":
+                raise self.ambiguous() from None
+            if wrong.kind == "whole":
+                raise forms.ValidationError(self.error_messages["whole"], code="whole") from None
+            raise self.not_an_amount() from None
 
     def not_an_amount(self) -> forms.ValidationError:
         # Also what Decimal would take but no one means: "1e3", "NaN", "1.2.3".
@@ -223,62 +197,19 @@ class MoneyField(forms.DecimalField):
         return int(amount.scaleb(self.decimal_places))
 
 
-@lru_cache(maxsize=256)
-def amount_pattern(currency: str) -> re.Pattern[str]:
-    """An amount once its spaces are out: a sign, a currency sign, digits and marks.
-    A currency sign is any one currency character, or the currency's own sign in
-    any of the app's languages, or its code."""
-    own = {
-        sign
-        for code, _name in settings.LANGUAGES
-        for sign in formatting.currency_signs(currency, code)
-    }
-    signs = "|".join(re.escape(sign) for sign in sorted(own, key=len, reverse=True))
-    sign = f"(?:{signs}|{CURRENCY_CHARACTER})"
-    return re.compile(
-        rf"(?P<sign>[+\-\u2212])?{sign}?(?P<late_sign>[+\-\u2212])?(?P<body>[0-9.,]*){sign}?"
-    )
-
-
-# Any one character Unicode calls a currency sign: € $ £ ¥ ₹ ₩ and the rest.
-CURRENCY_CHARACTER = "[{}]".format(
-    "".join(chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) == "Sc")
-)
-
-
-def marks() -> tuple[str, str]:
-    """The active language's decimal mark and thousands mark (CLDR)."""
-    return formatting.marks(language())
-
-
-def grouped(text: str, mark: str) -> bool:
-    """Whether ``text`` is digits in thousands split by ``mark``: "1,234", "12,345,678"
-    (not "1,23", "0,500" or "1234")."""
-    head, *groups = text.split(mark)
-    return (
-        bool(groups)
-        and 1 <= len(head) <= 3
-        and head.isdigit()
-        and not head.startswith("0")
-        and all(len(group) == 3 and group.isdigit() for group in groups)
-    )
-
-
 class TitleField(forms.CharField):
-    """A name for something shared (a group): any letters, digits, signs or emoji,
-    NFKC-normalised and its spaces collapsed; nothing invisible and no control codes."""
+    """A name for something shared (a group's, a season's): any letters, digits, signs
+    or emoji, NFKC-normalised and its spaces collapsed; nothing invisible and no control
+    codes. Checked by its ``rule`` (models/titles.py), which the service checks again:
+    one rule, said in the same words."""
 
-    default_error_messages = {
-        "hidden": gettext_lazy(
-            "A group name cannot have invisible characters or control codes "
-            "(such as a zero-width space or a text-direction mark)."
-        ),
-    }
+    def __init__(self, *, rule: TitleRule, **kwargs):
+        super().__init__(**kwargs)
+        self.rule = rule
+        self.widget.attrs["maxlength"] = str(rule.most)
 
-    def to_python(self, value):
-        return tidy_title(super().to_python(value))
-
-    def validate(self, value):
-        if has_hidden_characters(value):
-            raise forms.ValidationError(self.error_messages["hidden"], code="hidden")
-        super().validate(value)
+    def clean(self, value):
+        try:
+            return self.rule.checked(self.to_python(value))
+        except TitleRefused as refused:
+            raise forms.ValidationError(str(refused), code=refused.code) from None

@@ -11,6 +11,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from scorekeeper.forms.fields import TitleField
+from scorekeeper.models.titles import GROUP_NAME
 from scorekeeper.ofc import STANDARD_ROYALTIES, Royalties
 from scorekeeper.ofc.royalties import MAX_ROYALTY, ROYALTY_KEYS, royalty_table
 from scorekeeper.ofc.scoring_systems import MAX_BONUS, ONE_SIX, SYSTEMS, Scoring, scoring_system
@@ -24,14 +25,7 @@ from scorekeeper.table.formatting import locale_of
 
 
 class GroupForm(forms.Form):
-    name = TitleField(
-        label=gettext_lazy("Group name"),
-        max_length=60,
-        error_messages={
-            "required": gettext_lazy("Please give the group a name."),
-            "max_length": gettext_lazy("A group name can have at most 60 characters."),
-        },
-    )
+    name = TitleField(label=gettext_lazy("Group name"), rule=GROUP_NAME)
 
 
 class CurrencyForm(forms.Form):

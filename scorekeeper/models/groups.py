@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from scorekeeper.converters import TOKEN_LENGTH
 from scorekeeper.dates import moment
+from scorekeeper.models.titles import GROUP_NAME
 from scorekeeper.table.codes import grouped, new_code
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class GroupQuerySet(MemberQuerySet):
 
 
 class Group(models.Model):
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=GROUP_NAME.most)
     # The group's join code, the one secret its invitation link and its QR carry too:
     # typed at the front page, or opened as /join/<code>/.
     invite_token = models.CharField(max_length=TOKEN_LENGTH, unique=True, default=new_invite_token)

@@ -4,9 +4,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from scorekeeper.models.groups import Group
-
-# A season's name as the seasons page takes it.
-SEASON_NAME_LENGTH = 40
+from scorekeeper.models.titles import SEASON_NAME
 
 
 class Season(models.Model):
@@ -17,7 +15,7 @@ class Season(models.Model):
     A group without seasons of its own is read by calendar year."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=SEASON_NAME_LENGTH)
+    name = models.CharField(max_length=SEASON_NAME.most)
     starts_on = models.DateField()
 
     class Meta:

@@ -176,11 +176,8 @@ def settle_pair(game: Game, first: PlayerResult, second: PlayerResult) -> PairRe
     """
     rows = _rows_won(game, first, second)
     won, lost = rows.count(1), rows.count(-1)
-    bonus = game.scoring
-    # A scoop is three rows won outright: a tied row spoils it.
-    scoop = bonus.scoop * ((won == 3) - (lost == 3))
-    # A majority is more rows won than lost: a tied row counts for neither side.
-    majority = bonus.majority * ((won > lost) - (won < lost))
+    scoop = game.scoring.scoop_for(won, lost)
+    majority = game.scoring.majority_for(won, lost)
     # A fouled board's royalties are 0, so a foul pays the other side's in full.
     royalties = first.royalties - second.royalties
     points = sum(rows) + scoop + majority + royalties

@@ -35,6 +35,24 @@ class Scoring:
         """
         return next((name for name, system in SYSTEMS.items() if system == self), "")
 
+    def scoop_for(self, won: int, lost: int) -> int:
+        """The scoop bonus for ``won`` and ``lost`` rows of three, from the winner's
+        side: three rows won outright (a tied row spoils it)."""
+        return self.scoop * ((won == 3) - (lost == 3))
+
+    def majority_for(self, won: int, lost: int) -> int:
+        """The majority bonus: more rows won than lost (a tied row counts for neither)."""
+        return self.majority * ((won > lost) - (won < lost))
+
+    def for_rows(self, won: int, lost: int) -> int:
+        """What ``won`` and ``lost`` rows come to before royalties: each row won +1,
+        each lost -1, and the bonuses. A foul loses three rows outright.
+
+        >>> [(system.for_rows(2, 1), system.for_rows(3, 0)) for system in SYSTEMS.values()]
+        [(1, 6), (2, 4), (1, 3)]
+        """
+        return won - lost + self.scoop_for(won, lost) + self.majority_for(won, lost)
+
     def as_json(self) -> dict[str, int]:
         return {"scoop": self.scoop, "majority": self.majority}
 

@@ -11,7 +11,7 @@ from scorekeeper.i18n import series
 from scorekeeper.models import Group, Night, User
 from scorekeeper.ofc import PRESETS, STANDARD_ROYALTIES, EntryOption, Game, Royalties
 from scorekeeper.ofc.royalties import ROYALTY_KEYS
-from scorekeeper.ofc.scoring_systems import Scoring
+from scorekeeper.ofc.scoring_systems import SYSTEMS, Scoring
 from scorekeeper.terms import category_name, high_card, option_label
 
 # The hands of the royalty table in words (the engine names them in English).
@@ -96,6 +96,7 @@ def rules_tables(game: Game | None = None) -> dict:
         "show_five_card": "middle" in shown,
         "show_low_middle": "low_middle" in shown,
         "scoring": (game or PRESETS["standard"]).scoring,
+        "systems": scoring_systems_table(),
         "games": [
             {
                 "game": game,
@@ -105,6 +106,21 @@ def rules_tables(game: Game | None = None) -> dict:
             for game in PRESETS.values()
         ],
     }
+
+
+def scoring_systems_table() -> list[dict]:
+    """The systems tables know by name, as the engine scores them: what winning two
+    rows of three earns, a scoop, and what a foul costs before royalties (three rows
+    lost outright)."""
+    return [
+        {
+            "name": name,
+            "two_of_three": system.for_rows(2, 1),
+            "scoop": system.for_rows(3, 0),
+            "foul": system.for_rows(3, 0),
+        }
+        for name, system in SYSTEMS.items()
+    ]
 
 
 def _way_in(option: EntryOption) -> str:

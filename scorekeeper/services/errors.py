@@ -1,5 +1,6 @@
 """What a service says when it turns a write down."""
 
+from scorekeeper.models.titles import TitleRefused, TitleRule
 from scorekeeper.table.names import clean_name
 from scorekeeper.terms import name_problem
 
@@ -18,3 +19,12 @@ def checked_name(raw: str) -> str:
         return clean_name(raw)
     except ValueError as error:
         raise Refused(name_problem(error)) from None
+
+
+def checked_title(rule: TitleRule, raw: str) -> str:
+    """A group's or a season's name as kept, checked by ``rule`` (the form's own), its
+    complaint raised as :class:`Refused`."""
+    try:
+        return rule.checked(raw)
+    except TitleRefused as refused:
+        raise Refused(str(refused)) from None

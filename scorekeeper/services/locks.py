@@ -13,7 +13,8 @@ way out each door stores the money of the nights it changed again
 (:mod:`scorekeeper.services.money`) and bumps their versions, which the phones' polls
 compare. Writes that change who belongs where (starting a night, joining or leaving a
 group, its house rules and currency) go through :func:`group_change`, which locks the
-group the same way.
+group the same way; a rebuild of the stored figures (``manage.py rebuild``) through
+:func:`figures_change`, which locks every group it touches and then their nights.
 
 Every door keeps the record of changes (:class:`~scorekeeper.models.Change`): inside
 it the service says what it changed with :func:`record` (a kind and its values, names
@@ -31,7 +32,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -265,11 +266,46 @@ def nights_change(group: Group, *, by: User, may: GroupRule) -> Iterator[NightsT
     night_ids = _lock_nights(touched.money | touched.shown)
     if night_ids:
         store_money(touched.money)
-        Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)
-        # Their settlements hear it on the group's channel: one message, however many
-        # nights; only a running night's own pages listen on its channel (services/push.py).
-        running = Night.objects.filter(pk__in=night_ids, ended_at__isnull=True)
-        push.after_commit(night_ids=running.values_list("pk", flat=True), group_ids=[locked.pk])
+        _shown_again(night_ids, [locked.pk])
+
+
+def _shown_again(night_ids: Iterable[int], group_ids: Iterable[int]) -> None:
+    """The locked nights ``night_ids`` (of the groups ``group_ids``) changed: each one's
+    version goes up by one and, after commit, their phones are told. Their settlements
+    hear it on their group's channel: one message a group, however many nights; only a
+    running night's own pages listen on its channel (services/push.py)."""
+    Night.objects.filter(pk__in=night_ids).update(version=F("version") + 1)
+    running = Night.objects.filter(pk__in=night_ids, ended_at__isnull=True)
+    push.after_commit(night_ids=running.values_list("pk", flat=True), group_ids=group_ids)
+
+
+@contextmanager
+def figures_change(nights: QuerySet[Night]) -> Iterator[tuple[list[int], NightsTouched]]:
+    """The door of a rebuild of the stored figures (services/rebuild.py), which the
+    server's owner runs: the groups of ``nights`` locked, then the nights, in the lock
+    order, so a save or a payment at the same moment waits instead of being written over.
+    Yields the locked nights' ids and what the block tells of them: on the way out, only
+    if the block ended without an exception, the nights whose pages it changed
+    (``touched.changed_pages``) go up a version and their phones are told, as after
+    any other door. Call inside ``transaction.atomic``.
+
+    Nothing goes on the record: a rebuild stores again what the rounds, entries and
+    payments already say, and each of those is on the record as it was made. A figure
+    it finds different is one the app failed to keep (a backup of a version that stored
+    fewer, a fixed mistake), nothing a member did or could undo; a line saying so on
+    each night would read as if the money had changed hands. The server's owner sees
+    what was different in the command's own output."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("Stored figures are rebuilt inside transaction.atomic.")
+    group_ids = set(nights.values_list("group_id", flat=True))
+    list(Group.objects.select_for_update().filter(pk__in=group_ids).order_by("pk").values("pk"))
+    locked = list(nights.select_for_update().order_by("pk").values_list("pk", flat=True))
+    touched = NightsTouched()
+    yield locked, touched
+    changed = sorted(touched.shown)
+    if changed:
+        groups = Night.objects.filter(pk__in=changed).values_list("group_id", flat=True)
+        _shown_again(changed, groups)
 
 
 @contextmanager

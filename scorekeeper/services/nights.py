@@ -22,7 +22,7 @@ from scorekeeper.services.groups import (
     checked_table_rules,
 )
 from scorekeeper.services.locks import at_table, group_change, night_change, record, started_on
-from scorekeeper.table.names import taken_by
+from scorekeeper.table.names import name_key, taken_by
 from scorekeeper.terms import game_name
 
 # Sent once a night's end is committed: the site keeps a backup then
@@ -97,8 +97,8 @@ def start_night(
                 names.append(request.user.name)
             else:
                 names.append(checked_name(request.guest_name))
-        lowered = [name.lower() for name in names]
-        duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
+        keys = [name_key(name) for name in names]
+        duplicates = sorted({name for name in names if keys.count(name_key(name)) > 1})
         if duplicates:
             raise Refused(
                 _("%(name)s is seated twice. Each player takes one seat.") % {"name": duplicates[0]}
@@ -167,7 +167,7 @@ def check_guest_names(group: Group, names: list[str]) -> None:
             other = taken_by(name, members)
             if other is None:
                 continue
-            if other.casefold() == name.casefold():
+            if name_key(other) == name_key(name):
                 raise Refused(same_name % {"name": other})
             raise Refused(
                 _('"%(name)s" looks just like "%(other)s". Pick a name the others can tell apart.')

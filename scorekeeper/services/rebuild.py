@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 
-from scorekeeper.models import Entry, Group, Night, Seat
+from scorekeeper.models import Entry, Night, Seat
 from scorekeeper.services.card_results import Tables as CardTables
 from scorekeeper.services.card_results import store_card_results
+from scorekeeper.services.locks import figures_change
 from scorekeeper.services.money import STORED, store_money
 
 # Nights worked out together, and rounds scored together: a few queries per batch.
@@ -46,52 +47,61 @@ def rebuild_stored_figures(night_ids: Iterable[int] | None = None) -> Rebuilt:
     nights ``night_ids`` (all nights when None), in one transaction: a few queries
     per 200 nights, and one more per 500 rounds with cards.
 
-    The groups and the nights are locked first (the order the payments across
-    nights and the night's door take them in), so a save or a payment at the same
-    moment waits for the rebuild instead of being written over by it."""
-    nights = Night.objects.order_by("pk")
+    It goes through its door (:func:`~scorekeeper.services.locks.figures_change`),
+    which locks the groups and then the nights, and, after commit, tells the phones of
+    each night whose figures were different (and only those)."""
+    nights = Night.objects.all()
     if night_ids is not None:
         nights = nights.filter(pk__in=set(night_ids))
-    group_ids = set(nights.values_list("group_id", flat=True))
-    list(Group.objects.select_for_update().filter(pk__in=group_ids).order_by("pk").values("pk"))
-    ids = list(nights.select_for_update().values_list("pk", flat=True))
-    totals = {"nights": len(ids), "seats": 0, "boards": 0, "seats_changed": 0}
-    changed_entries = 0
-    for start in range(0, len(ids), NIGHTS_AT_ONCE):
-        batch = ids[start : start + NIGHTS_AT_ONCE]
-        before = _seat_figures(batch)
-        store_money(batch)
-        after = _seat_figures(batch)
-        totals["seats"] += len(after)
-        totals["seats_changed"] += sum(before[pk] != figures for pk, figures in after.items())
-        boards, changed = rebuild_card_results(batch)
-        totals["boards"] += boards
-        changed_entries += changed
-    return Rebuilt(**totals, entries_changed=changed_entries)
+    totals = {"nights": 0, "seats": 0, "boards": 0, "seats_changed": 0, "entries_changed": 0}
+    with figures_change(nights) as (ids, touched):
+        totals["nights"] = len(ids)
+        for start in range(0, len(ids), NIGHTS_AT_ONCE):
+            batch = ids[start : start + NIGHTS_AT_ONCE]
+            before = _seat_figures(batch)
+            store_money(batch)
+            after = _seat_figures(batch)
+            different = [key for key, figures in after.items() if before[key] != figures]
+            totals["seats"] += len(after)
+            totals["seats_changed"] += len(different)
+            cards = rebuild_card_results(batch)
+            totals["boards"] += cards.boards
+            totals["entries_changed"] += cards.entries_changed
+            touched.changed_pages({night_id for night_id, _seat in different})
+            touched.changed_pages(cards.nights_changed)
+    return Rebuilt(**totals)
 
 
-def rebuild_card_results(night_ids: list[int], tables: CardTables | None = None) -> tuple[int, int]:
+class CardsRebuilt(NamedTuple):
+    boards: int  # entries with cards
+    entries_changed: int  # whose stored result was different
+    nights_changed: set[int]  # the nights of those entries
+
+
+def rebuild_card_results(night_ids: list[int], tables: CardTables | None = None) -> CardsRebuilt:
     """Store again the result of every board of the nights ``night_ids`` (with
-    ``tables``: a migration's models), and clear any result on an entry without cards;
-    (the boards, the entries whose stored result was different)."""
+    ``tables``: a migration's models), and clear any result on an entry without cards."""
     entry = (tables or CardTables(entry=Entry)).entry
     of_nights = entry.objects.filter(round__night_id__in=night_ids)
     # A result on an entry with no cards is nobody's: store_card_results never looks.
-    cleared = of_nights.filter(board__isnull=True, card_result__isnull=False).update(
-        card_result=None
-    )
+    stray = of_nights.filter(board__isnull=True, card_result__isnull=False)
+    changed = dict(stray.values_list("pk", "round__night_id"))
+    stray.update(card_result=None)
     with_boards = of_nights.filter(board__isnull=False)
-    before = dict(with_boards.values_list("pk", "card_result"))
+    results = with_boards.values_list("pk", "card_result", "round__night_id")
+    before = {pk: result for pk, result, _night in results}
     round_ids = sorted(set(with_boards.values_list("round_id", flat=True)))
     for start in range(0, len(round_ids), ROUNDS_AT_ONCE):
         store_card_results(round_ids[start : start + ROUNDS_AT_ONCE], tables)
-    after = dict(with_boards.values_list("pk", "card_result"))
-    return len(after), cleared + sum(before.get(pk) != result for pk, result in after.items())
+    after = list(results.all())  # read again
+    changed |= {pk: night for pk, result, night in after if before[pk] != result}
+    return CardsRebuilt(len(after), len(changed), set(changed.values()))
 
 
-def _seat_figures(night_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+def _seat_figures(night_ids: list[int]) -> dict[tuple[int, int], tuple[Any, ...]]:
+    """Each seat's stored figures, by (its night, the seat)."""
     seats = Seat.objects.filter(night_id__in=night_ids)
-    return {row[0]: row[1:] for row in seats.values_list("pk", *STORED)}
+    return {(row[0], row[1]): row[2:] for row in seats.values_list("night_id", "pk", *STORED)}
 
 
 def fill_card_results_after_migrate(

@@ -13,10 +13,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scorekeeper.models import Change, Group, User
-from scorekeeper.models.seasons import SEASON_NAME_LENGTH, Season
-from scorekeeper.services.errors import Refused
+from scorekeeper.models.seasons import Season
+from scorekeeper.models.titles import SEASON_NAME
+from scorekeeper.services.errors import Refused, checked_title
 from scorekeeper.services.locks import group_change, record
-from scorekeeper.table.names import has_hidden_characters, tidy_title
 
 
 @transaction.atomic
@@ -28,7 +28,7 @@ def add_season(*, group: Group, by: User, name: str, starts_on: date | str) -> S
     with group_change(group, by=by):
         if not group.has_member(by):
             raise Refused(_("Only the group's members can change its seasons."))
-        name = _checked_name(name)
+        name = checked_title(SEASON_NAME, name)
         day = _read_date(starts_on)
         seasons = group.seasons.all()
         if seasons.filter(name__iexact=name).exists():
@@ -67,22 +67,6 @@ def remove_season(*, group: Group, by: User, season: Season) -> None:
         if name is not None:  # else taken away on another phone already
             group.seasons.filter(pk=season.pk).delete()
             record(Change.Kind.SEASON_REMOVED, name=name)
-
-
-def _checked_name(raw: str) -> str:
-    name = tidy_title(raw)
-    if has_hidden_characters(name):
-        raise Refused(
-            _(
-                "A season's name cannot have invisible characters or control codes "
-                "(such as a zero-width space or a text-direction mark)."
-            )
-        )
-    if not name:
-        raise Refused(_("Please give the season a name."))
-    if len(name) > SEASON_NAME_LENGTH:
-        raise Refused(_("A season's name can have at most 40 characters."))
-    return name
 
 
 def _read_date(value: date | str) -> date:

@@ -9,6 +9,7 @@ from scorekeeper.services.groups import check_names_apart
 from scorekeeper.services.locks import at_table, in_group, night_change, record
 from scorekeeper.services.nights import check_guest_names
 from scorekeeper.table.button import at_or_after, next_dealer
+from scorekeeper.table.names import name_key
 from scorekeeper.terms import game_name
 
 
@@ -57,19 +58,24 @@ def _seat(
             % {"game": game_name(game), "count": game.max_players}
         )
     # Someone coming back gets their own seat again: the same member, or the same guest.
+    # A night has a handful of seats, compared by the one name key in Python (the
+    # database's case-insensitive match knows only ASCII capitals on SQLite).
+    tonight = list(night.seats.all())
     if user is not None:
         # The door holds the group's row as leave_group does: nobody is seated in
         # the instant they leave the group.
         if not night.group.has_member(user):
             raise Refused(_("%(name)s is not in this group.") % {"name": user.name})
         name = user.name
-        earlier = night.seats.filter(user=user).first()
-        clash = night.seats.filter(name__iexact=name, user__isnull=True).exists()
+        earlier = next((seat for seat in tonight if seat.user_id == user.pk), None)
+        same_name = [seat for seat in tonight if name_key(seat.name) == name_key(name)]
+        clash = any(seat.user_id is None for seat in same_name)
     else:
         name = checked_name(guest_name)
-        check_names_apart(night.group, [name], seated=[seat.name for seat in night.seats.all()])
-        earlier = night.seats.filter(name__iexact=name, user__isnull=True).first()
-        clash = night.seats.filter(name__iexact=name, user__isnull=False).exists()
+        check_names_apart(night.group, [name], seated=[seat.name for seat in tonight])
+        same_name = [seat for seat in tonight if name_key(seat.name) == name_key(name)]
+        earlier = next((seat for seat in same_name if seat.user_id is None), None)
+        clash = any(seat.user_id is not None for seat in same_name)
     if clash:
         raise Refused(
             _("There is already a %(name)s tonight; add a letter to tell them apart.")

@@ -52,7 +52,7 @@ from scorekeeper.site.backup import (
 )
 from scorekeeper.site.import_checks.records import check_file
 from scorekeeper.site.import_checks.refusal import written_whole
-from scorekeeper.table.names import suggest_alternative
+from scorekeeper.table.names import name_key, suggest_alternative
 
 FORMAT = "ofcboard-group"
 VERSION = 1
@@ -159,19 +159,19 @@ def import_group(path: Path) -> tuple[Group, dict[str, str], dict[str, int]]:
     check_file(document, [User, *OF_THE_GROUP])  # every row as if typed, before any is written
     keys, renamed, counts = _Keys(), {}, defaultdict(int)
     with written_whole():
-        taken = {name.lower() for name in User.objects.values_list("name", flat=True)}
+        taken = {name_key(name) for name in User.objects.values_list("name", flat=True)}
         group = None
         for restored in serializers.deserialize("python", document["objects"]):
             row = restored.object
             old = row.pk
             keys.follow(row)
-            if isinstance(row, User) and row.name.lower() in taken:
+            if isinstance(row, User) and name_key(row.name) in taken:
                 renamed[row.name] = row.name = suggest_alternative(row.name, taken)
             _leave_the_old_install_behind(row, keys)
             row.pk = None
             row.save(force_insert=True)
             if isinstance(row, User):
-                taken.add(row.name.lower())
+                taken.add(name_key(row.name))
             if isinstance(row, Group):
                 group = row
             keys.remember(type(row), old, row.pk)

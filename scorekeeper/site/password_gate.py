@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import CsrfViewMiddleware
 
 from scorekeeper.site.throttle import login_name, login_refusal
-from scorekeeper.table.names import MAX_NAME_LENGTH, tidy_title
+from scorekeeper.table.names import MAX_NAME_LENGTH, tidy_name
 
 
 class _CsrfVerdict(CsrfViewMiddleware):
@@ -68,7 +68,7 @@ def will_hash_a_password(environ: dict[str, Any]) -> bool:
             return True  # a sign-up: its password is hashed once the form is valid
         # Without a name, or with one too long for any account, the login form never
         # checks the password; nor when the throttle refuses this address or name.
-        if not tidy_title(name) or len(tidy_title(name)) > MAX_NAME_LENGTH:
+        if not tidy_name(name) or len(tidy_name(name)) > MAX_NAME_LENGTH:
             return False
         return not login_refusal(request, login_name(request, {"username": name}))
     except Exception:

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-from scorekeeper.table.names import MAX_NAME_LENGTH, tidy_title
+from scorekeeper.table.names import MAX_NAME_LENGTH, name_key
 
 # Wrong passwords an hour for one name from addresses it never logged in from.
 LOGIN_TRIES_PER_NAME = "20/h"
@@ -70,11 +70,11 @@ def client_address(request: HttpRequest) -> str:
 
 
 def login_name(request: HttpRequest | None, credentials: dict | None) -> str:
-    """The name a login attempt is counted under, normalised as names are
-    (scorekeeper/table/names.py) and case-folded: "BOB", " bob" and a full-width "Ｂｏｂ"
+    """The name a login attempt is counted under, the one name key
+    (:func:`scorekeeper.table.names.name_key`): "BOB", " bob" and a full-width "Ｂｏｂ"
     are one name, as they are one account."""
     raw = str((credentials or {}).get("username") or "")[: MAX_NAME_LENGTH * 2]
-    return tidy_title(raw).casefold()
+    return name_key(raw)
 
 
 def wait_words(wait: timedelta) -> str:

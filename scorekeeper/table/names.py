@@ -23,6 +23,19 @@ def tidy_name(raw: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", raw).split())
 
 
+def name_key(name: str) -> str:
+    """What two names must share to be the same name: :func:`tidy_name`, case folded.
+    Every comparison of names in Python goes through it (the database's own lookups
+    are given tidy names and compare them case-insensitively).
+
+    >>> name_key("Ａｎｎａ") == name_key("ANNA") == name_key(" anna ")
+    True
+    >>> name_key("Straße") == name_key("STRASSE"), name_key("Anna") == name_key("Anne")
+    (True, False)
+    """
+    return tidy_name(name).casefold()
+
+
 def clean_name(raw: str) -> str:
     """:func:`tidy_name`, or ValueError with a plain message when unusable.
 
@@ -41,10 +54,15 @@ def clean_name(raw: str) -> str:
 
 
 def suggest_alternative(name: str, taken: set[str]) -> str:
-    """A free name like "Tom B" for a taken "Tom" (taken holds lower-cased names)."""
+    """A free name like "Tom B" for a taken "Tom" (``taken`` holds the
+    :func:`name_key` of each name in use).
+
+    >>> suggest_alternative("Tom", {"tom", "tom b"})
+    'Tom C'
+    """
     for letter in "BCDEFGHJKLMNPRSTVW":
         candidate = f"{name[: MAX_NAME_LENGTH - 2]} {letter}"
-        if candidate.lower() not in taken:
+        if name_key(candidate) not in taken:
             return candidate
     return f"{name[: MAX_NAME_LENGTH - 3]} ZZ"
 
@@ -69,12 +87,13 @@ def has_hidden_characters(text: str) -> bool:
 
 
 def tidy_title(raw: str) -> str:
-    """A group's name as stored: NFKC, spaces collapsed (may come back empty).
+    """A group's or a season's name as stored, tidied as a person's name is
+    (:func:`tidy_name`); which characters it may have is its rule's (models/titles.py).
 
     >>> tidy_title("  Friday   ＯＦＣ ")
     'Friday OFC'
     """
-    return " ".join(unicodedata.normalize("NFKC", raw).split())
+    return tidy_name(raw)
 
 
 @cache

@@ -395,7 +395,7 @@ NOT_ON_THE_RECORD = {
     "sign_ins.make_sign_in_code": "a person's sign-in",
     "sign_ins.record_phone": "a person's phones (the sign-in itself is use_sign_in_code's)",
     "sign_ins.read_notices": "a phone's own notices, read",
-    "rebuild.rebuild_stored_figures": "stored figures worked out again, nothing changed",
+    "rebuild.rebuild_stored_figures": "stored figures worked out again (locks.figures_change)",
     "rebuild.fill_card_results_after_migrate": "stored figures, after a migration",
     "entry_keys.save_entry": "a step of record_entry and record_board, inside their door",
     "entry_keys.save_key": "a step of record_entry and record_board, inside their door",

@@ -10,9 +10,11 @@ from scorekeeper.table.names import (
     clean_name,
     has_hidden_characters,
     look_alike_key,
+    name_key,
     suggest_alternative,
     tidy_title,
 )
+from scorekeeper.table.spreadsheet.people import match_people
 
 
 @pytest.mark.parametrize(
@@ -123,3 +125,19 @@ def test_names_that_differ_by_one_letter_stay_apart():
 @pytest.mark.parametrize("invisible", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u034f", "\u3164"])
 def test_characters_that_show_nothing_are_left_out_of_the_key(invisible):
     assert look_alike_key(f"Br{invisible}am") == look_alike_key("Bram")
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Ａｎｎａ", "Anna"), ("ANNA", " anna "), ("Straße", "STRASSE"), ("Émile", "émile")],
+)
+def test_one_key_says_two_names_are_the_same_name(one, other):
+    assert name_key(one) == name_key(other)
+    assert name_key(one) != name_key(other + "b")
+
+
+def test_an_imported_name_is_the_member_of_that_very_name_before_a_look_alike():
+    # Two members whose names look alike (one with a Cyrillic "А", kept from before
+    # look-alikes were refused): a full-width "ＡＮＮＡ" in a file is the Latin Anna.
+    members = {1: "Anna", 2: "\u0410nna"}
+    assert match_people(["ＡＮＮＡ", "\u0430nna"], members) == {"ＡＮＮＡ": 1, "\u0430nna": 2}

@@ -1,9 +1,12 @@
 """The rules page: plain words, and tables read from the engine itself."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from scorekeeper.ofc.games import PRESETS
+from scorekeeper.ofc.scoring_systems import SYSTEMS, Scoring
 
 
 @pytest.fixture
@@ -34,3 +37,23 @@ def test_every_game_is_described_with_its_fantasyland(page):
         assert game.name in page
     assert "QQ on top (14), KK on top (15), AA on top (16), Trips on top (17)" in page
     assert "at most 3 stays in a row" in page
+
+
+def systems_rows(client) -> list[str]:
+    """The scoring systems table's rows, as the page writes them."""
+    html = client.get(reverse("rules")).content.decode()
+    table = html.split('data-testid="systems"', 1)[1].split("</table>", 1)[0]
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in table.split("<tr>")[2:]]
+
+
+def test_the_scoring_systems_table_is_the_engines(client, db, monkeypatch):
+    assert systems_rows(client) == [
+        "1-6 +1 +6 6 + royalties",
+        "2-4 +2 +4 4 + royalties",
+        "1-1-1 +1 +3 3 + royalties",
+    ]
+    # A system the engine knows is on the page as the engine scores it.
+    monkeypatch.setattr(
+        "scorekeeper.reads.rules.SYSTEMS", {"3-3": Scoring(scoop=1, majority=2), **SYSTEMS}
+    )
+    assert systems_rows(client)[0] == "3-3 +3 +6 6 + royalties"

@@ -16,6 +16,7 @@ from scorekeeper.models import Group, PayDetails, Seat, User
 from scorekeeper.models.seasons import Season
 from scorekeeper.site.import_checks.as_typed import ROW_CHECKS
 from scorekeeper.site.import_checks.refusal import BackupError, Problems, shown
+from scorekeeper.table.names import name_key
 
 
 def check_file(document: dict, tables: Iterable[type[models.Model]]) -> None:
@@ -112,7 +113,7 @@ def _check_rows(objects: list, allowed: dict[str, type[models.Model]], problems:
                 if field not in wrong:  # said once, by the column's own check
                     problems.row(number, row, problem, field)
         if isinstance(instance, User):
-            folded = instance.name.casefold()
+            folded = name_key(instance.name)
             if folded in account_names:
                 problems.row(
                     number,

@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
 
 from scorekeeper.ofc.scoring_systems import MAX_BONUS, SYSTEMS
-from scorekeeper.table.formatting import currency_signs, minor_digits
 
 # A header's name (lower case, "_" and "-" read as spaces) -> what the column holds.
 # The English names a spreadsheet would have, and the app's own export's (exports.py).
@@ -81,9 +79,6 @@ def read_date(text: str) -> tuple[date, datetime | None] | None:
     return None
 
 
-_MINUS = "-\u2212\u2013"
-
-
 def read_points(text: str) -> int | None:
     """Whole points, with a sign if any; None when ``text`` is not that.
 
@@ -94,59 +89,6 @@ def read_points(text: str) -> int | None:
     if not re.fullmatch(r"[-+]?\d{1,9}", text):
         return None
     return int(text)
-
-
-def read_money(text: str, currency: str) -> int | None:
-    """An amount of ``currency`` in its minor unit, as a spreadsheet writes it: with or
-    without its sign or code, a decimal point or comma, thousands apart with the other
-    one; None when it is not that, or has more decimals than the currency.
-
-    >>> read_money("12.50", "EUR"), read_money("-€ 1.234,50", "EUR"), read_money("(3,00)", "EUR")
-    (1250, -123450, None)
-    >>> read_money("1,234.5", "EUR"), read_money("\u22125", "EUR"), read_money("500", "JPY")
-    (123450, -500, 500)
-    >>> read_money("0.125", "EUR"), read_money("1,234", "EUR"), read_money("1,25", "EUR")
-    (None, 123400, 125)
-    """
-    text = text.strip()
-    negative = text[:1] in _MINUS
-    text = text[1:].strip() if negative else text
-    for sign in currency_signs(currency):
-        text = text.removeprefix(sign).removesuffix(sign).strip()
-    if text[:1] in _MINUS and not negative:
-        negative, text = True, text[1:].strip()
-    digits = minor_digits(currency)
-    if not re.fullmatch(r"\d[\d.,]*", text) or text[-1] in ".,":
-        return None
-    marks = [ch for ch in text if ch in ".,"]
-    whole, decimals = text, ""
-    if marks:
-        last = text.rfind(marks[-1])
-        # One mark, once, followed by exactly three digits, in a currency with fewer
-        # decimals than that: thousands ("1,234" is 1234 euros, not 1.234).
-        thousands_only = (
-            len(set(marks)) == 1
-            and (len(marks) > 1 or (len(text) - last - 1 == 3 and digits < 3))
-            and not text.startswith("0")
-        )
-        if thousands_only:
-            whole = text
-        else:
-            whole, decimals = text[:last], text[last + 1 :]
-        separator = set(ch for ch in whole if ch in ".,")
-        if len(separator) > 1 or (decimals and marks[-1] in separator):
-            return None
-        if separator and not re.fullmatch(r"\d{1,3}([.,]\d{3})*", whole):
-            return None
-        whole = whole.replace(".", "").replace(",", "")
-    if len(decimals) > digits:
-        return None
-    try:
-        amount = Decimal(whole + ("." + decimals if decimals else ""))
-    except InvalidOperation:
-        return None
-    minor = int(amount.scaleb(digits))
-    return -minor if negative else minor
 
 
 _OWN_SCORING = re.compile(r"scoop (\d{1,2}) majority (\d{1,2})")

@@ -7,13 +7,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from scorekeeper.table.amounts import read_money
 from scorekeeper.table.formatting import minor_digits
 from scorekeeper.table.names import clean_name, has_hidden_characters, look_alike_key
 from scorekeeper.table.spreadsheet.cells import (
     NEEDED,
     column_of,
     read_date,
-    read_money,
     read_points,
     read_scoring,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from scorekeeper.table.names import look_alike_key
+from scorekeeper.table.names import look_alike_key, name_key
 
 
 def match_people(
@@ -17,12 +17,12 @@ def match_people(
     >>> match_people(["ANNA", "\u0412ram", "gus", "Zoe"], {1: "Anna", 2: "Bram"}, ["Gus"])
     {'ANNA': 1, '\u0412ram': 2, 'gus': 'Gus', 'Zoe': 'Zoe'}
     """
-    lowered = {name.lower(): pk for pk, name in members.items()}
+    same = {name_key(name): pk for pk, name in members.items()}
     keyed = {look_alike_key(name): pk for pk, name in members.items()}
     known_guests = {look_alike_key(name): name for name in guests}
     found: dict[str, int | str] = {}
     for name in names:
         key = look_alike_key(name)
-        member = lowered.get(name.lower(), keyed.get(key))
+        member = same.get(name_key(name), keyed.get(key))
         found[name] = member if member is not None else known_guests.get(key, name)
     return found

@@ -1,0 +1,44 @@
+"""A file brought in knows two accounts of one name by the app's one name key
+(table/names.name_key), as the sign-up does: a full-width "ＡＮＮＡ" is Anna."""
+
+import pytest
+
+from scorekeeper.models import User
+from scorekeeper.site.group_copy import import_group, write_group
+from tests.management.test_backup import played_site
+from tests.site.test_import_checks import (
+    crafted,
+    group_file,  # noqa: F401 (a fixture)
+    number_of,
+    records,
+    refused_restore,
+    site_file,  # noqa: F401 (a fixture)
+    the_record,
+)
+
+pytestmark = pytest.mark.database
+
+
+def test_a_site_file_with_two_accounts_of_one_name_is_refused(site_file):  # noqa: F811
+    def change(objects):
+        the_record(objects, "scorekeeper.user", name="Bram")["fields"]["name"] = "ＡＮＮＡ"
+
+    said = refused_restore(crafted(site_file, change))
+    anna = number_of(
+        records(site_file), the_record(records(site_file), "scorekeeper.user", name="Anna")
+    )
+    assert f"Record {anna} is an account of the same name." in said
+
+
+def test_a_group_copy_renames_an_account_named_here_in_other_capitals(db, tmp_path):
+    group, _nights = played_site()
+    path = tmp_path / "group.json"
+    write_group(path, group.pk)
+    User.objects.create(name="STRASSE")
+
+    def change(objects):
+        the_record(objects, "scorekeeper.user", name="Chris")["fields"]["name"] = "Straße"
+
+    _copy, renamed, _counts = import_group(crafted(path, change))
+    assert renamed["Straße"] == "Straße B"
+    assert not User.objects.filter(name="Straße").exists()
