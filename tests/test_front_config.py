@@ -135,24 +135,34 @@ def test_the_refusals_are_written_in_every_language_the_site_speaks(tmp_path, se
     assert pages["too-large.zh-hans.txt"] != pages["too-large.en.txt"]
 
 
-def test_make_run_serves_without_a_front_where_there_is_none_and_says_so(monkeypatch, capsys):
+def test_make_run_serves_without_a_front_where_there_is_none_and_says_for_what(monkeypatch, capsys):
     monkeypatch.setattr(serve, "find_front", lambda: None)
+    monkeypatch.delenv("OFCBOARD_TRUSTED_PROXY", raising=False)
     assert serve._the_front("auto") is None
-    serve._say_which_way("auto", None)
+    serve._say_which_way(None)
     said = capsys.readouterr().out
+    assert "for a table's own Wi-Fi where everyone is trusted" in said
     assert "the phones ask for changes every 2 s" in said
     assert "apt install nginx libnginx-mod-nchan" in said
     with pytest.raises(SystemExit, match="There is no nginx with its Nchan module here"):
         serve._the_front("yes")
     assert serve._the_front("no") is None
-    serve._say_which_way("no", None)
-    assert capsys.readouterr().out == ""
+
+
+def test_a_proxy_named_without_a_front_stops_the_server(monkeypatch):
+    monkeypatch.setattr(serve, "find_front", lambda: None)
+    monkeypatch.setenv("OFCBOARD_TRUSTED_PROXY", "10.0.0.1")
+    for wanted in ("auto", "no"):
+        with pytest.raises(SystemExit, match="only nginx in front believes one"):
+            serve._the_front(wanted)
+    monkeypatch.setattr(serve, "find_front", lambda: NGINX)
+    assert serve._the_front("auto") is NGINX
 
 
 def test_make_run_says_it_serves_through_the_front_where_there_is_one(monkeypatch, capsys):
     monkeypatch.setattr(serve, "find_front", lambda: NGINX)
     assert serve._the_front("auto") is NGINX
-    serve._say_which_way("auto", NGINX)
+    serve._say_which_way(NGINX)
     assert "changes are pushed to the phones" in capsys.readouterr().out
 
 
