@@ -144,10 +144,10 @@ def test_the_group_export_takes_the_same_queries_however_many_nights(
         finish(night)
         night = make_night(("Anna", "Bram"), group=night.group)
     client = login("Anna")
-    # The user (the session comes from its cache), the group; nights, their seats
+    # The session, the user, the group; nights, their seats
     # (with their stored totals), rounds and entries, then the empty batch that ends
     # the rounds.
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = client.get(reverse("group_export", args=[night.group.pk, "csv"]))
         b"".join(response.streaming_content)
     assert Night.objects.count() == count + 1

@@ -62,18 +62,18 @@ def test_the_group_page_takes_the_same_queries_for_one_night_and_three(
     for _ in range(3):
         play(night, *rounds_of(2))
         finish(night)
-        # The session comes from its cache. Eight for the user, the group, its members
+        # Nine for the session, the user, the group, its members
         # and nights (their fingerprint, the running ones, a page of the finished ones
         # with players and rounds), four for what is owed, one for what was paid across
         # nights (none here; each one paid adds the query for its parts, once), one for
         # the members' pay details, one for the newest changes on the group's record,
         # one for whom the reader sat with at a night of the last day (whom they may
         # sign in on a new phone).
-        with django_assert_num_queries(16) as captured:
+        with django_assert_num_queries(17) as captured:
             client.get(reverse("group_detail", args=[group.pk]))
         counts.append(len(captured))
         night = make_night(group=group)
-    assert counts == [16, 16, 16]
+    assert counts == [17, 17, 17]
 
 
 def test_the_group_table_adds_up_every_finished_night(two_nights, login):
@@ -221,10 +221,10 @@ def test_the_group_table_takes_the_same_queries_however_many_rounds(
     play(another, *[{"Anna": 3, "Bram": -3}] * count)
     finish(another)
     client = login("Anna")
-    # The user (the session comes from its cache), the group, its own seasons and the
+    # The session, the user, the group, its own seasons and the
     # years its nights started in (the season picker), each person's totals per stake
     # added up by the database, the members with their accounts.
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         page = client.get(reverse("group_table", args=[night.group.pk]))
     assert {row.name: row.rounds for row in page.context["tables"][0].rows} == {
         "Anna": 2 * count,

@@ -370,7 +370,7 @@ def test_the_card_page_polls_its_status_and_nothing_changed_costs_two_queries(
     assert poll.startswith(
         reverse("board_live", args=[night.pk, 1, night.seats.get(name="Anna").pk])
     )
-    with django_assert_num_queries(2):  # the user, the night; nothing rendered
+    with django_assert_num_queries(3):  # the session, the user, the night; nothing rendered
         response = client.get(poll)
     assert response.status_code == 204
     assert response.content == b""
@@ -408,8 +408,9 @@ def test_the_round_going_through_is_said_and_the_poll_stops(
     poll = poll_url_on(post_board(login("Anna"), night, "Anna", A).content.decode())
     set_cards(night, "Bram", B)
     set_cards(night, "Chris", C)
-    # Rendered: the night, the round, the seat, the round's entries and the night's seats.
-    with django_assert_num_queries(7):
+    # The session, the user, then rendered: the night, the round, the seat, the round's
+    # entries and the night's seats.
+    with django_assert_num_queries(8):
         response = client.get(poll)
     fragment = response.content.decode()
     assert response.status_code == 286  # htmx stops polling

@@ -256,8 +256,8 @@ def test_the_group_poll_answers_204_without_rendering_when_no_night_changed(
     login("Anna")
     poll = poll_url_on(client.get(group_url(night.group)).content.decode())
     assert poll.startswith(reverse("group_live", args=[night.group_id]))
-    # The session, then the nights' fingerprint with the membership and the login's check.
-    with django_assert_num_queries(2):
+    # The session, the user, then the nights' fingerprint with the membership.
+    with django_assert_num_queries(3):
         response = client.get(poll)
     assert response.status_code == 204
     assert response.content == b""
@@ -317,13 +317,13 @@ def test_the_group_poll_costs_the_same_however_many_nights(
     play(running, {"Anna": 1, "Bram": -1, "Chris": 0})
     login("Chris")
     poll = poll_url_on(client.get(group_url(group)).content.decode())
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         assert client.get(poll).status_code == 204
     changed = poll.replace("version=", "version=old-")
-    # Rendered: the user, the poll's fingerprint (read once: the fragment shows the one
-    # the poll read), then the group, the running nights, a page of the finished ones,
-    # their players and rounds.
-    with django_assert_num_queries(7) as queries:
+    # Rendered: the session, the user, the poll's fingerprint (read once: the fragment
+    # shows the one the poll read), then the group, the running nights, a page of the
+    # finished ones, their players and rounds.
+    with django_assert_num_queries(8) as queries:
         body = client.get(changed).content.decode()
     assert len([query for query in queries if '"version")' in query["sql"]]) == 1
     assert f"version={group.nights_version()}" in body

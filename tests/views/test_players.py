@@ -103,11 +103,11 @@ def test_the_pages_take_the_same_queries_however_many_nights(
     # User, group, the player, the group's own seasons and the years of its nights (the
     # season picker), a page of their nights and those nights' seats, then for their
     # record all their nights' seats, whether they left, the stored results of their
-    # boards and the seats those were against (the session comes from its cache).
-    with django_assert_num_queries(11):
+    # boards and the seats those were against, and the session.
+    with django_assert_num_queries(12):
         page = client.get(reverse("player_history", args=[group.pk, anna.pk]))
     assert page.context["record"].cards.hands == nights
-    # User, group, the memberships, the seats of the finished nights.
-    with django_assert_num_queries(4):
+    # The session, the user, group, the memberships, the seats of the finished nights.
+    with django_assert_num_queries(5):
         page = client.get(reverse("players", args=[group.pk]))
     assert page.context["records"][0].nights == nights

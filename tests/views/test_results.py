@@ -282,7 +282,7 @@ def test_logged_out_visitors_are_sent_to_log_in(make_night, client):
 @pytest.mark.database
 @pytest.mark.parametrize("loss_cap", [None, 500])
 @pytest.mark.parametrize("count", [2, 6])
-def test_the_settlement_takes_six_queries_however_many_rounds(
+def test_the_settlement_takes_seven_queries_however_many_rounds(
     make_night, login, django_assert_num_queries, loss_cap, count
 ):
     night = make_night()
@@ -290,8 +290,8 @@ def test_the_settlement_takes_six_queries_however_many_rounds(
     play(night, *rounds_of(count))
     client = login("Anna")
     # User, night, its seats (with their stored totals), its recorded entries, its
-    # marked payments, the members' pay details (the session comes from its cache).
-    with django_assert_num_queries(6):
+    # marked payments, the members' pay details, and the session.
+    with django_assert_num_queries(7):
         client.get(settle_url(night))
 
 
@@ -497,9 +497,9 @@ def test_the_owed_part_takes_the_same_queries_however_many_nights(
         finish(play(night, *rounds_of(2 + 2 * index)))
     client = login("Anna")
     # User, group; the seats with their points, the nights' marks, the tab's parts, who
-    # left, the latest payments across nights, the members' pay details (the session
-    # comes from its cache).
-    with django_assert_num_queries(8):
+    # left, the latest payments across nights, the members' pay details, and the
+    # session.
+    with django_assert_num_queries(9):
         page = client.get(owed_url(first), HTTP_HX_REQUEST="true")
     body = page.content.decode()
     # Each night leaves Chris owing Anna €1.20 and Bram owing her €0.30.
@@ -569,9 +569,9 @@ def test_the_folded_settlement_takes_the_same_queries_however_many_nights(
         play(night, *rounds_of(2 + 2 * index))
         finish(night)
     client = login("Anna")
-    # The six of a night's settlement, the payments across nights since it, and the
+    # The seven of a night's settlement, the payments across nights since it, and the
     # four of what earlier nights still owe.
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         page = client.get(settle_url(night))
     assert len(page.context["folded"].earlier) == 3
 

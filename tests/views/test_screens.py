@@ -36,7 +36,7 @@ def test_the_screen_poll_answers_204_without_rendering_when_nothing_changed(
     client = login("Anna")
     url = reverse("night_screen_live", args=[night.pk])
     night.refresh_from_db()
-    with django_assert_num_queries(2):  # the user, the night through the membership
+    with django_assert_num_queries(3):  # the session, the user, the night
         assert client.get(url, {"version": night.version}).status_code == 204
     enter(night, "Anna", 2)
     response = client.get(url, {"version": night.version})

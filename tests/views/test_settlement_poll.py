@@ -27,7 +27,7 @@ def test_the_poll_answers_204_until_a_payment_is_marked_then_the_paid_lines(
     night = finish(play(make_night(), *rounds_of(2)))
     night.refresh_from_db()
     anna, bram = login("Anna"), None
-    with django_assert_num_queries(2):  # the user, the night's version
+    with django_assert_num_queries(3):  # the session, the user, the version
         assert poll(anna, night, night.version).status_code == 204  # never 286: keep asking
 
     from django.test import Client
