@@ -1,0 +1,204 @@
+"""What one change costs the node, per phone at the table, in this process. Run:
+``.venv/bin/python bench/renders.py`` (``DATABASE_URL=postgres://...`` for PostgreSQL;
+SQLite in a throwaway file otherwise).
+
+A table of six phones on the night page: its four players (the most a game seats) and
+two more members of the group following along. A change is a real save
+(one player's total, through the service every save goes through; every sixth puts a
+round through). After each change every phone fetches its live part as live.js does
+when the pushed "version N" is newer than what it shows: the night's live view, with
+the version, round and seat it shows, through Django's WSGI handler with the settings
+`make run` serves. Printed: the CPU time of this process spent answering the six
+fetches, per change and per phone, and how many times the part every phone shares was
+rendered. Twice in the same run: with the shared part served from Django's "default"
+cache (as the app runs), and with that cache off (Django's DummyCache: every phone
+renders everything, as before the cache).
+
+Then the requests reaching the app per phone a minute on a night changing every 10 s,
+counted from what live.js does (a fetch for each pushed version the page does not
+show, the safety poll every 30 s) against htmx's poll every 2 s; bench/push.py
+measures the same through the front ("requests" part).
+
+CPU time of this process, not the clock's: other work on the machine changes it less.
+"""
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
+os.environ.update(DEBUG="0", OFCBOARD_TABLE="1")
+os.environ.setdefault("OFCBOARD_SESSION_CACHE", tempfile.mkdtemp())
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.template import Template  # noqa: E402
+from django.test import Client, RequestFactory, override_settings  # noqa: E402
+from django.test.signals import template_rendered  # noqa: E402
+from django.test.utils import instrumented_test_render  # noqa: E402
+
+# A quick run (the test suite checks that the benchmark still runs) or the real one.
+QUICK = os.environ.get("OFCBOARD_BENCH_QUICK") == "1"
+SEATS = 4
+PHONES = 6
+ROUNDS_BEFORE = 2 if QUICK else 20  # played before measuring: a night under way
+CHANGES = 6 if QUICK else 120
+CHANGE_EVERY_S = 10
+POLL_EVERY_S = 2
+SAFETY_POLL_S = 30  # live.js's SAFETY_POLL_MS
+
+
+def no_cache() -> dict:
+    """The app's caches with "default", where the shared parts are kept, turned off."""
+    from django.conf import settings
+
+    return {
+        **settings.CACHES,
+        "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    }
+
+
+class Phone:
+    """One player's phone: its session, and what its night page shows."""
+
+    def __init__(self, handler: WSGIHandler, cookie: str, seat: int | str) -> None:
+        self.handler = handler
+        self.cookie = cookie
+        self.seat = seat
+
+    def get(self, path: str, params: dict) -> tuple[str, bytes]:
+        environ = RequestFactory().get(path, params, HTTP_COOKIE=self.cookie).environ
+        statuses: list[str] = []
+        body = self.handler(environ, lambda status, headers, info=None: statuses.append(status))
+        content = b"".join(body)
+        body.close()
+        return statuses[-1], content
+
+
+def a_table():
+    from bench.tables import a_group, a_night, play
+    from scorekeeper.models import User
+
+    suffix = str(time.time_ns())[-8:]
+    users = [User.objects.create_user(name=f"P{n}{suffix}", password=None) for n in range(PHONES)]
+    group = a_group(f"Bench {suffix}", users)
+    night = a_night(group, users[:SEATS])
+    totals = [[(number + seat) % 5 - 2 for seat in range(SEATS - 1)] for number in range(99)]
+    play(night, users[0], [[*row, -sum(row)] for row in totals[:ROUNDS_BEFORE]])
+    return night, users
+
+
+def phones_for(users) -> list[Phone]:
+    handler = WSGIHandler()
+    phones = []
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        cookie = f"sessionid={client.cookies['sessionid'].value}"
+        seat = user.seats.order_by("-pk").first()
+        phones.append(Phone(handler, cookie, seat.pk if seat else ""))
+    return phones
+
+
+class Renders:
+    """How many times the templates named are rendered (Django's test instrumentation)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.original = Template._render
+
+    def __enter__(self) -> "Renders":
+        Template._render = instrumented_test_render
+        template_rendered.connect(self.seen)
+        return self
+
+    def seen(self, sender: object, template: Template, **kwargs: object) -> None:
+        if "shared" in str(getattr(template, "name", "") or ""):
+            self.count += 1
+
+    def __exit__(self, *problem: object) -> None:
+        Template._render = self.original
+        template_rendered.disconnect(self.seen)
+
+
+def night_changes(night, users, phones: list[Phone], changes: int) -> tuple[float, int]:
+    """Seconds of CPU per change per phone, and the shared part's renders a change."""
+    from scorekeeper.models import Night
+    from scorekeeper.services.rounds import record_entry
+
+    seats = list(night.seats.order_by("position"))
+    spent = 0.0
+    with Renders() as renders:
+        for change in range(changes):
+            night = Night.objects.get(pk=night.pk)
+            shown = night.version
+            round_ = night.open_round()
+            index = change % SEATS
+            points = 0 if index == SEATS - 1 else (change % 5) - 2
+            if index == SEATS - 1:
+                entered = sum(entry.points for entry in round_.entries.all())
+                points = -entered
+            record_entry(
+                night=night,
+                round_number=round_.number,
+                seat=seats[index],
+                points=points,
+                entered_by=users[index],
+            )
+            path = f"/nights/{night.pk}/live/"
+            start = time.process_time()
+            for phone in phones:
+                params = {"version": shown, "round": round_.number, "seat": phone.seat}
+                status, _body = phone.get(path, params)
+                assert status.startswith("200"), status
+            spent += time.process_time() - start
+    return spent / changes / len(phones), renders.count
+
+
+def requests_a_minute() -> tuple[float, float]:
+    """Requests per phone a minute reaching the app, pushed (live.js) and polled."""
+    pushed = 60 / CHANGE_EVERY_S + 60 / SAFETY_POLL_S
+    polled = 60 / POLL_EVERY_S
+    return pushed, polled
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    night, users = a_table()
+    phones = phones_for(users)
+    night_changes(night, users, phones, SEATS)  # warm: imports, templates, connections
+    print(f"One change at a table of {PHONES} phones, {CHANGES} changes, CPU time of this process")
+    rows = []
+    for label, caches in (("shared part cached", None), ("cache off (as before)", no_cache())):
+        if caches is None:
+            per_phone, renders = night_changes(night, users, phones, CHANGES)
+        else:
+            with override_settings(CACHES=caches):
+                per_phone, renders = night_changes(night, users, phones, CHANGES)
+        rows.append((label, per_phone, renders / CHANGES))
+    for label, per_phone, renders in rows:
+        print(
+            f"  night page, {label:<22} {per_phone * 1000:6.2f} ms a phone a change, "
+            f"{per_phone * PHONES * 1000:6.1f} ms a change, shared part rendered {renders:.1f}x"
+        )
+    print(f"  the node's CPU a change, cached / as before: {rows[0][1] / rows[1][1]:.2f}")
+    pushed, polled = requests_a_minute()
+    print(
+        f"Requests reaching the app per phone a minute, a change every {CHANGE_EVERY_S} s: "
+        f"{pushed:.1f} pushed (live.js), {polled:.1f} polling every {POLL_EVERY_S} s "
+        f"({polled / pushed:.1f}x fewer)"
+    )
+
+
+if __name__ == "__main__":
+    main()
