@@ -1,0 +1,144 @@
+"""The parts of a night's live page every phone shows alike, rendered once per version
+and language and kept in Django's cache ("default": each server process's memory, or
+the Redis every node shares when one is configured) for every phone that asks.
+
+Each change at a table used to cost one render of the same HTML per phone fetching
+it. Now the first phone's fetch of a version renders the shared parts and the others
+take them from the cache; what is a phone's own (its seat, the buttons offered to its
+player, its 'you' markings, its entry form) is rendered per phone around them. The
+shared parts are rendered without the request, so nothing of one person (a CSRF token,
+a name's 'you', a button offered to some) can end up in them.
+"""
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from scorekeeper.models import Night, User
+from scorekeeper.reads.nights import Moment, NightShown, night_shown
+from scorekeeper.reads.polls import Person
+
+TEMPLATE = "scorekeeper/night.html"
+# Every change moves the night's version on, so a version's parts are never changed,
+# only no longer asked for: they go when the cache needs the room, or after this long.
+KEEP_SECONDS = 10 * 60
+
+
+@dataclass(frozen=True)
+class SharedLine:
+    """A seat of the open round as every phone shows it."""
+
+    seat_pk: int
+    name: str
+    entered: bool  # its total or its cards are in
+    html: SafeString
+
+
+@dataclass(frozen=True)
+class OwnPart:
+    """What one person's phone shows of the night besides the shared parts."""
+
+    seat: int | None  # their seat in the open round
+    change_buttons: frozenset[int]  # the saved totals of others they may change
+    to_enter_for: tuple[tuple[int, str], ...]  # (seat id, name) still to enter, they may
+
+
+@dataclass(frozen=True)
+class SharedNight:
+    """A night's live parts at one version: the HTML every phone shows, and what each
+    person's own part is worked out from without a query."""
+
+    version: int
+    round_number: int | None
+    rounds_played: int
+    difference: bool  # the totals are all in and do not add up
+    lines: tuple[SharedLine, ...]
+    moments: tuple[Moment, ...]
+    round_head: SafeString
+    status_top: SafeString
+    status_bottom: SafeString
+    standings: SafeString
+    seat_of: dict[int, int]  # player's id: their seat in the open round
+    may_enter: dict[int, frozenset[int]]  # player's id: the other seats they may enter for
+    missing: tuple[tuple[int, str], ...]  # (seat id, name) of the seats without a total
+
+    def own(self, user: Person) -> OwnPart:
+        """What ``user``'s phone shows as its own: the same rule as the service that
+        saves (:meth:`~scorekeeper.models.Seat.entry_refusal`), read from this version."""
+        seat = self.seat_of.get(user.pk) if user.pk is not None else None
+        may_enter = self.may_enter.get(user.pk, frozenset()) if user.pk is not None else frozenset()
+        return OwnPart(
+            seat=seat,
+            change_buttons=frozenset(
+                line.seat_pk
+                for line in self.lines
+                if line.entered and line.seat_pk != seat and line.seat_pk in may_enter
+            ),
+            to_enter_for=tuple(
+                (pk, name) for pk, name in self.missing if pk != seat and pk in may_enter
+            ),
+        )
+
+
+def shared_night(night: Night, shown: NightShown | None = None) -> SharedNight:
+    """``night``'s shared live parts at ``night.version``, from the cache or rendered
+    and kept there. ``shown`` is what the caller read at that version already; without
+    it a miss reads the night, and ``night.version`` is then the version it found."""
+    found = cache.get(_key(night))
+    if isinstance(found, SharedNight):
+        return found
+    if shown is None:
+        shown = night_shown(night)
+    shared = _render(night, shown)
+    cache.set(_key(night), shared, KEEP_SECONDS)
+    return shared
+
+
+def _key(night: Night) -> str:
+    return f"night-shared:{night.pk}:{night.version}:{get_language()}"
+
+
+def _render(night: Night, shown: NightShown) -> SharedNight:
+    state = shown.state
+    context = {
+        "night": night,
+        "state": state,
+        "chart": shown.chart,
+        "button_words": shown.news.button,
+    }
+
+    def part(name: str, **more: object) -> SafeString:
+        return SafeString(render_to_string(f"{TEMPLATE}#{name}", {**context, **more}))
+
+    # Only a player of this round may enter for another seat (Seat.entry_refusal).
+    players = {line.seat.user_id for line in state.lines if line.seat.user_id is not None}
+    return SharedNight(
+        version=night.version,
+        round_number=state.round.number if state.round else None,
+        rounds_played=state.rounds_played,
+        difference=bool(state.difference),
+        lines=tuple(
+            SharedLine(
+                seat_pk=line.seat.pk,
+                name=line.seat.name,
+                entered=line.entry is not None,
+                html=part("entry-line-shared", line=line),
+            )
+            for line in state.lines
+        ),
+        moments=tuple(shown.news.moments),
+        round_head=part("round-head-shared"),
+        status_top=part("status-top-shared") if state.round else SafeString(""),
+        status_bottom=part("status-bottom-shared") if state.round else SafeString(""),
+        standings=part("standings-shared"),
+        seat_of={  # the first seat of theirs, as NightState.line_for_user finds it
+            line.seat.user_id: line.seat.pk
+            for line in reversed(state.lines)
+            if line.seat.user_id is not None
+        },
+        may_enter={player: frozenset(state.enterable_by(User(pk=player))) for player in players},
+        missing=tuple((line.seat.pk, line.seat.name) for line in state.missing),
+    )
