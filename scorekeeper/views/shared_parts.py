@@ -1,6 +1,7 @@
-"""The parts of a night's live page every phone shows alike, rendered once per version
-and language and kept in Django's cache ("default": each server process's memory, or
-the Redis every node shares when one is configured) for every phone that asks.
+"""The parts of a night's live pages (the night page, its settlement) every phone shows
+alike, rendered once per version and language and kept in Django's cache ("default":
+each server process's memory, or the Redis every node shares when one is configured)
+for every phone that asks.
 
 Each change at a table used to cost one render of the same HTML per phone fetching
 it. Now the first phone's fetch of a version renders the shared parts and the others
@@ -19,9 +20,14 @@ from django.utils.translation import get_language
 
 from scorekeeper.models import Night, User
 from scorekeeper.reads.nights import Moment, NightShown, night_shown
+from scorekeeper.reads.owed import Folded
+from scorekeeper.reads.picture import night_picture
 from scorekeeper.reads.polls import Person
+from scorekeeper.reads.results import NightResults
+from scorekeeper.reads.share import share_text
 
 TEMPLATE = "scorekeeper/night.html"
+SETTLEMENT = "scorekeeper/settlement.html"
 # Every change moves the night's version on, so a version's parts are never changed,
 # only no longer asked for: they go when the cache needs the room, or after this long.
 KEEP_SECONDS = 10 * 60
@@ -142,3 +148,48 @@ def _render(night: Night, shown: NightShown) -> SharedNight:
         may_enter={player: frozenset(state.enterable_by(User(pk=player))) for player in players},
         missing=tuple((line.seat.pk, line.seat.name) for line in state.missing),
     )
+
+
+@dataclass(frozen=True)
+class SharedSettlement:
+    """A settlement's parts every phone shows alike: the standings, the chart, and
+    the text and picture to share. Each phone's payments (which it may mark, its own
+    lines first) and its forms are its own."""
+
+    standings: SafeString
+    chart: SafeString
+    share: SafeString
+    share_text: str
+
+
+def shared_settlement(
+    night: Night, results: NightResults, folded: Folded | None
+) -> SharedSettlement:
+    """``night``'s shared settlement parts at ``night.version``, from the cache or
+    rendered from ``results`` and ``folded`` (what the phone read for its own part)
+    and kept there. Folded in, the earlier nights' debts are in the shared text: their
+    fingerprint is part of the key, as a payment on another night changes them."""
+    fingerprint = folded.owed.fingerprint if folded is not None else ""
+    key = f"settlement-shared:{night.pk}:{night.version}:{fingerprint}:{get_language()}"
+    found = cache.get(key)
+    if isinstance(found, SharedSettlement):
+        return found
+    text = share_text(results, folded)
+    context = {
+        "night": night,
+        "results": results,
+        "share_text": text,
+        "picture": night_picture(results, folded),  # "Share the night" draws it
+    }
+
+    def part(name: str) -> SafeString:
+        return SafeString(render_to_string(f"{SETTLEMENT}#{name}", context))
+
+    shared = SharedSettlement(
+        standings=part("standings-shared"),
+        chart=part("chart-shared"),
+        share=part("share-shared"),
+        share_text=text,
+    )
+    cache.set(key, shared, KEEP_SECONDS)
+    return shared

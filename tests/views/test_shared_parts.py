@@ -10,7 +10,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Night
+from scorekeeper.models import Night, User
+from scorekeeper.services.nights import end_night
 from scorekeeper.views import shared_parts
 from scorekeeper.views.shared_parts import SharedNight, shared_night
 from tests.helpers import log_in, make_group, make_night, play
@@ -82,3 +83,45 @@ def test_the_second_phone_of_a_version_renders_none_of_the_shared_parts(db):
 
     assert "scorekeeper/night.html#standings-shared" in first
     assert renders.call_args_list == []
+
+
+def an_ended_night():
+    night = make_night(("Anna", "Bram", "Chris"))
+    play(night, {"Anna": 9, "Bram": -3, "Chris": -6})
+    end_night(night=night, by=User.objects.get(name="Anna"))
+    return night
+
+
+def fetch_settlement(night, who):
+    url = reverse("night_settle_live", args=[night.pk])
+    return log_in(Client(), who).get(url, {"version": 0})
+
+
+def test_the_settlements_shared_parts_are_the_same_for_any_member_and_nobodys_own(db):
+    night = an_ended_night()
+    parts = []
+    for who in ("Chris", "Anna"):  # one who pays, one who is paid
+        cache.clear()
+        with mock.patch.object(shared_parts, "cache", wraps=cache) as kept:
+            assert fetch_settlement(night, who).status_code == 200
+        (shared,) = [call.args[1] for call in kept.set.call_args_list]
+        parts.append(shared.standings + shared.chart + shared.share)
+
+    assert parts[0] == parts[1]
+    assert "Chris" in parts[0] and "−€0.60" in parts[0]
+    assert "csrf" not in parts[0].lower()
+    assert not re.search(r"\byou(r)?\b", parts[0], re.IGNORECASE)
+    assert "Mark paid" not in parts[0]
+
+
+def test_the_second_phone_renders_none_of_the_settlements_shared_parts(db):
+    night = an_ended_night()
+    with mock.patch.object(shared_parts, "render_to_string", wraps=render_to_string) as renders:
+        chris = fetch_settlement(night, "Chris").content.decode()
+        first = [call.args[0] for call in renders.call_args_list]
+        renders.reset_mock()
+        anna = fetch_settlement(night, "Anna").content.decode()
+
+    assert "scorekeeper/settlement.html#chart-shared" in first
+    assert renders.call_args_list == []
+    assert "Mark paid" in chris and "Mark paid" in anna  # each its own payments' buttons
