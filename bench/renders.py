@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +110,9 @@ def phones_for(users) -> list[Phone]:
 class Renders:
     """How many times the shared parts are rendered (scorekeeper/views/shared_parts.py)."""
 
+    def __init__(self, one_of_them: str = "#standings-shared") -> None:
+        self.one_of_them = one_of_them  # a part rendered once with each set of them
+
     def __enter__(self) -> "Renders":
         from scorekeeper.views import shared_parts
 
@@ -117,7 +121,7 @@ class Renders:
         self.original = shared_parts.render_to_string
 
         def counted(name: str, *args: object, **kwargs: object) -> str:
-            self.count += name.endswith("#standings-shared")  # one of each set of parts
+            self.count += name.endswith(self.one_of_them)
             return self.original(name, *args, **kwargs)
 
         shared_parts.render_to_string = counted
@@ -161,6 +165,41 @@ def night_changes(night, users, phones: list[Phone], changes: int) -> tuple[floa
     return spent / changes / len(phones), renders.count
 
 
+def settlement_changes(night, users, phones: list[Phone], changes: int) -> tuple[float, int]:
+    """The same for the settlement's live part, once the night is over: a payment
+    marked paid by its payee, then taken back, and so on."""
+    from scorekeeper.models import Night, Payment
+    from scorekeeper.reads.results import night_results
+    from scorekeeper.services.payments import mark_paid, unmark_paid
+
+    night = Night.objects.get(pk=night.pk)
+    line = night_results(night).payments[0]
+    payee = next(user for user in users if user.pk == line.payee.user_id)
+    spent = 0.0
+    with Renders("#chart-shared") as renders:
+        for _change in range(changes):
+            night = Night.objects.get(pk=night.pk)
+            shown = night.version
+            paid = Payment.objects.filter(night=night).first()
+            if paid is None:
+                mark_paid(
+                    night=night,
+                    payer=line.payer,
+                    payee=line.payee,
+                    cents=line.cents,
+                    marked_by=payee,
+                )
+            else:
+                unmark_paid(night=night, payment=paid, by=payee)
+            path = f"/nights/{night.pk}/settle/live/"
+            start = time.process_time()
+            for phone in phones:
+                status, _body = phone.get(path, {"version": shown})
+                assert status.startswith("200"), status
+            spent += time.process_time() - start
+    return spent / changes / len(phones), renders.count
+
+
 def requests_a_minute() -> tuple[float, float]:
     """Requests per phone a minute reaching the app, pushed (live.js) and polled."""
     pushed = 60 / CHANGE_EVERY_S + 60 / SAFETY_POLL_S
@@ -174,22 +213,28 @@ def main() -> None:
     night, users = a_table()
     phones = phones_for(users)
     night_changes(night, users, phones, SEATS)  # warm: imports, templates, connections
+    from scorekeeper.models import Night
+    from scorekeeper.services.nights import end_night
+
     print(f"One change at a table of {PHONES} phones, {CHANGES} changes, CPU time of this process")
-    rows = []
-    for label, caches in (("shared part cached", None), ("cache off (as before)", no_cache())):
-        if caches is None:
-            per_phone, renders = night_changes(night, users, phones, CHANGES)
-        else:
-            with override_settings(CACHES=caches):
-                per_phone, renders = night_changes(night, users, phones, CHANGES)
-        rows.append((label, per_phone, renders / CHANGES))
-    for label, per_phone, renders in rows:
+    for page, changed in (("night page", night_changes), ("settlement", settlement_changes)):
+        if changed is settlement_changes:
+            end_night(night=Night.objects.get(pk=night.pk), by=users[0])
+            settlement_changes(night, users, phones, 2)  # warm
+        rows = []
+        for label, caches in (("shared parts cached", None), ("cache off", no_cache())):
+            with override_settings(CACHES=caches) if caches else nullcontext():
+                per_phone, renders = changed(night, users, phones, CHANGES)
+            rows.append((label, per_phone, renders / CHANGES))
+        for label, per_phone, renders in rows:
+            print(
+                f"  {page}, {label:<19} {per_phone * 1000:6.2f} ms a phone a change, "
+                f"{per_phone * PHONES * 1000:6.1f} ms a change, "
+                f"shared parts rendered {renders:.1f} times"
+            )
         print(
-            f"  night page, {label:<22} {per_phone * 1000:6.2f} ms a phone a change, "
-            f"{per_phone * PHONES * 1000:6.1f} ms a change, "
-            f"shared parts rendered {renders:.1f} times"
+            f"  {page}: the node's CPU a change, cached / cache off: {rows[0][1] / rows[1][1]:.2f}"
         )
-    print(f"  the node's CPU a change, cached / as before: {rows[0][1] / rows[1][1]:.2f}")
     pushed, polled = requests_a_minute()
     print(
         f"Requests reaching the app per phone a minute, a change every {CHANGE_EVERY_S} s: "

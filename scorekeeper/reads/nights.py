@@ -178,9 +178,10 @@ class NightPage:
     target: SeatLine | None  # whose total the entry form is for
     enterable: set[int]  # the other seats whose total they may enter or change
     at_table: bool  # may change the table itself (services check it too)
-    chart: Chart | None  # None before the first round goes through
-    news: "News"  # what happened since the last round went through, and the button
     seated: bool  # has a seat tonight (maybe from the next hand), not left
+    # What every phone shows alike at the same moment (its news, standings and chart),
+    # unless the page was read without it: the phone has it already (views/shared_parts.py).
+    shown: "NightShown | None"
 
     @property
     def to_enter_for(self) -> list[SeatLine]:
@@ -362,11 +363,15 @@ Read = TypeVar("Read")
 UNLOCKED_TRIES = 3
 
 
-def night_page(night: Night, user: User, *, for_seat: int | None = None) -> NightPage:
+def night_page(
+    night: Night, user: User, *, for_seat: int | None = None, shown: bool = True
+) -> NightPage:
     """What ``user`` sees of ``night``, every part of it from one moment: the night's
     ``version`` it shows (refreshed here) and its standings, chart, round, sum and form.
-    ``for_seat`` picks another seat's total to enter."""
-    return _one_moment(night, lambda: _night_page(night, user, for_seat=for_seat))
+    ``for_seat`` picks another seat's total to enter; ``shown=False`` leaves out what
+    every phone shows alike (:class:`NightShown`: the news, the chart), for a phone that
+    has it already."""
+    return _one_moment(night, lambda: _night_page(night, user, for_seat=for_seat, shown=shown))
 
 
 @dataclass(frozen=True)
@@ -409,13 +414,15 @@ def _one_moment(night: Night, read: Callable[[], Read]) -> Read:
 
 
 def _night_shown(night: Night) -> NightShown:
-    state = night_state(night)
+    return _shown_from(night, night_state(night))
+
+
+def _shown_from(night: Night, state: NightState) -> NightShown:
     return NightShown(state=state, news=night_news(night, state), chart=night_chart(night))
 
 
-def _night_page(night: Night, user: User, *, for_seat: int | None) -> NightPage:
-    shown = _night_shown(night)
-    state = shown.state
+def _night_page(night: Night, user: User, *, for_seat: int | None, shown: bool) -> NightPage:
+    state = night_state(night)
     mine = state.line_for_user(user)
     target = mine
     if for_seat is not None:
@@ -426,11 +433,10 @@ def _night_page(night: Night, user: User, *, for_seat: int | None) -> NightPage:
         target=target,
         enterable=state.enterable_by(user),
         at_table=night.is_at_table(user, [line.seat for line in state.seats]),
-        chart=shown.chart,
-        news=shown.news,
         seated=any(
             line.seat.user_id == user.pk and line.seat.last_round is None for line in state.seats
         ),
+        shown=_shown_from(night, state) if shown else None,
     )
 
 

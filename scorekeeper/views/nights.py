@@ -16,7 +16,7 @@ from scorekeeper.i18n import language
 from scorekeeper.models import Night, SeatDraw, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
-from scorekeeper.reads.nights import NightShown, NightState, night_page
+from scorekeeper.reads.nights import NightState, night_page
 from scorekeeper.reads.polls import night_now
 from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.entry_keys import NotOpen
@@ -106,14 +106,18 @@ def _night_context(
     for_seat: int | None = None,
     shared: SharedNight | None = None,
 ) -> dict:
-    """Everything the night page shows ``user``; ``shared`` is the night's shared parts
-    when the caller has them already (used when the page is read at their version)."""
-    page = night_page(night, user, for_seat=for_seat)
+    """Everything the night page shows ``user``, from one moment. ``shared`` is the
+    night's shared parts when the caller has them: only the person's own part is read
+    then, and used if it was read at their version."""
+    page = None
+    if shared is not None:
+        page = night_page(night, user, for_seat=for_seat, shown=False)
+    if page is None or shared is None or shared.version != night.version:
+        page = night_page(night, user, for_seat=for_seat)
+        assert page.shown is not None
+        shared = shared_night(night, page.shown)
     if entry_form is None and page.entry_initial is not None:
         entry_form = EntryForm(initial=page.entry_initial, night=night)
-    if shared is None or shared.version != night.version:
-        shown = NightShown(state=page.state, news=page.news, chart=page.chart)
-        shared = shared_night(night, shown)
     return {
         "night": night,
         "group": night.group,
@@ -124,7 +128,7 @@ def _night_context(
         "target": page.target,
         "at_table": page.at_table,
         "entry_form": entry_form,
-        "news": page.news.moments,
+        "news": shared.moments,
         "seated": page.seated,
         "dealt_from": next(
             (
