@@ -11,7 +11,10 @@ shared parts are rendered without the request, so nothing of one person (a CSRF 
 a name's 'you', a button offered to some) can end up in them.
 """
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -31,6 +34,11 @@ SETTLEMENT = "scorekeeper/settlement.html"
 # Every change moves the night's version on, so a version's parts are never changed,
 # only no longer asked for: they go when the cache needs the room, or after this long.
 KEEP_SECONDS = 10 * 60
+# The phones asking for a version another request is rendering wait for it, asking the
+# cache every few milliseconds: a render takes tens of them.
+RENDERING_SECONDS = 0.5
+WAIT_TURN_SECONDS = 0.005
+Kept = TypeVar("Kept")
 
 
 @dataclass(frozen=True)
@@ -93,14 +101,39 @@ def shared_night(night: Night, shown: NightShown | None = None) -> SharedNight:
     """``night``'s shared live parts at ``night.version``, from the cache or rendered
     and kept there. ``shown`` is what the caller read at that version already; without
     it a miss reads the night, and ``night.version`` is then the version it found."""
-    found = cache.get(_key(night))
-    if isinstance(found, SharedNight):
+
+    def render() -> tuple[str, SharedNight]:
+        read = night_shown(night) if shown is None else shown
+        return _key(night), _render(night, read)  # the version the read found
+
+    return kept(_key(night), SharedNight, render)
+
+
+def kept(key: str, kind: type[Kept], render: Callable[[], tuple[str, Kept]]) -> Kept:
+    """What the cache keeps under ``key``, or ``render()``'s (the key to keep it under,
+    and it), kept there.
+
+    The phones at a table are told of a change at the same instant and ask for it
+    together, each on a thread of its own: the first to find nothing renders, and the
+    others wait for it (RENDERING_SECONDS at most, then render themselves), so a
+    version is rendered once per process, or once for every node sharing a Redis.
+    """
+    found = cache.get(key)
+    if isinstance(found, kind):
         return found
-    if shown is None:
-        shown = night_shown(night)
-    shared = _render(night, shown)
-    cache.set(_key(night), shared, KEEP_SECONDS)
-    return shared
+    if not cache.add(f"{key}:rendering", True, RENDERING_SECONDS):
+        waited_until = time.monotonic() + RENDERING_SECONDS
+        while time.monotonic() < waited_until:
+            time.sleep(WAIT_TURN_SECONDS)
+            found = cache.get(key)
+            if isinstance(found, kind):
+                return found
+    try:
+        kept_as, value = render()
+        cache.set(kept_as, value, KEEP_SECONDS)
+    finally:
+        cache.delete(f"{key}:rendering")
+    return value
 
 
 def _key(night: Night) -> str:
@@ -171,25 +204,25 @@ def shared_settlement(
     fingerprint is part of the key, as a payment on another night changes them."""
     fingerprint = folded.owed.fingerprint if folded is not None else ""
     key = f"settlement-shared:{night.pk}:{night.version}:{fingerprint}:{get_language()}"
-    found = cache.get(key)
-    if isinstance(found, SharedSettlement):
-        return found
-    text = share_text(results, folded)
-    context = {
-        "night": night,
-        "results": results,
-        "share_text": text,
-        "picture": night_picture(results, folded),  # "Share the night" draws it
-    }
 
-    def part(name: str) -> SafeString:
-        return SafeString(render_to_string(f"{SETTLEMENT}#{name}", context))
+    def render() -> tuple[str, SharedSettlement]:
+        text = share_text(results, folded)
+        context = {
+            "night": night,
+            "results": results,
+            "share_text": text,
+            "picture": night_picture(results, folded),  # "Share the night" draws it
+        }
 
-    shared = SharedSettlement(
-        standings=part("standings-shared"),
-        chart=part("chart-shared"),
-        share=part("share-shared"),
-        share_text=text,
-    )
-    cache.set(key, shared, KEEP_SECONDS)
-    return shared
+        def part(name: str) -> SafeString:
+            return SafeString(render_to_string(f"{SETTLEMENT}#{name}", context))
+
+        shared = SharedSettlement(
+            standings=part("standings-shared"),
+            chart=part("chart-shared"),
+            share=part("share-shared"),
+            share_text=text,
+        )
+        return key, shared
+
+    return kept(key, SharedSettlement, render)

@@ -3,6 +3,9 @@ shared live parts are rendered once per version and language, and nothing of one
 person is in them."""
 
 import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 from django.core.cache import cache
@@ -13,7 +16,7 @@ from django.urls import reverse
 from scorekeeper.models import Night, User
 from scorekeeper.services.nights import end_night
 from scorekeeper.views import shared_parts
-from scorekeeper.views.shared_parts import SharedNight, shared_night
+from scorekeeper.views.shared_parts import SharedNight, kept, shared_night
 from tests.helpers import log_in, make_group, make_night, play
 
 
@@ -125,3 +128,18 @@ def test_the_second_phone_renders_none_of_the_settlements_shared_parts(db):
     assert "scorekeeper/settlement.html#chart-shared" in first
     assert renders.call_args_list == []
     assert "Mark paid" in chris and "Mark paid" in anna  # each its own payments' buttons
+
+
+def test_phones_asking_for_a_version_together_wait_for_one_render():
+    renders = []
+
+    def render():
+        renders.append(threading.get_ident())
+        time.sleep(0.05)  # the others ask meanwhile
+        return "night-shared:test", "the parts"
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(lambda _: kept("night-shared:test", str, render), range(6)))
+
+    assert answers == ["the parts"] * 6
+    assert len(renders) == 1
