@@ -156,6 +156,7 @@ bench: setup-dev wrk
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/poll.py
 	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/renders.py
 	$(BIN)/python bench/server.py
 
 clean:

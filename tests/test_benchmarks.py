@@ -11,7 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("script", ["bench/poll.py", "bench/engine.py", "bench/pages.py"])
+@pytest.mark.parametrize(
+    "script", ["bench/poll.py", "bench/engine.py", "bench/pages.py", "bench/renders.py"]
+)
 def test_the_benchmark_runs_and_prints_its_figures(script):
     env = {**os.environ, "OFCBOARD_BENCH_QUICK": "1"}
     env.pop("DATABASE_URL", None)
@@ -19,5 +21,10 @@ def test_the_benchmark_runs_and_prints_its_figures(script):
         [sys.executable, script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stderr
-    expected = {"poll": "req/s", "engine": "ours / treys", "pages": "within 3x"}[Path(script).stem]
+    expected = {
+        "poll": "req/s",
+        "engine": "ours / treys",
+        "pages": "within 3x",
+        "renders": "a phone a change",
+    }[Path(script).stem]
     assert expected in result.stdout

@@ -1,7 +1,9 @@
 """What a night looks like right now: everything the night page shows, in a fixed
 number of queries however many rounds have been played."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -176,9 +178,10 @@ class NightPage:
     target: SeatLine | None  # whose total the entry form is for
     enterable: set[int]  # the other seats whose total they may enter or change
     at_table: bool  # may change the table itself (services check it too)
-    chart: Chart | None  # None before the first round goes through
-    news: "News"  # what happened since the last round went through, and the button
     seated: bool  # has a seat tonight (maybe from the next hand), not left
+    # What every phone shows alike at the same moment (its news, standings and chart),
+    # unless the page was read without it: the phone has it already (views/shared_parts.py).
+    shown: "NightShown | None"
 
     @property
     def to_enter_for(self) -> list[SeatLine]:
@@ -353,14 +356,42 @@ def night_news(night: Night, state: NightState) -> News:
     return News(moments, _button_words(state, previous))
 
 
+Read = TypeVar("Read")
+
 # Reads of a night page that may each find a change saved in between before the page is
 # read under the night's lock instead (a busy table: saves every few milliseconds).
 UNLOCKED_TRIES = 3
 
 
-def night_page(night: Night, user: User, *, for_seat: int | None = None) -> NightPage:
+def night_page(
+    night: Night, user: User, *, for_seat: int | None = None, shown: bool = True
+) -> NightPage:
     """What ``user`` sees of ``night``, every part of it from one moment: the night's
     ``version`` it shows (refreshed here) and its standings, chart, round, sum and form.
+    ``for_seat`` picks another seat's total to enter; ``shown=False`` leaves out what
+    every phone shows alike (:class:`NightShown`: the news, the chart), for a phone that
+    has it already."""
+    return _one_moment(night, lambda: _night_page(night, user, for_seat=for_seat, shown=shown))
+
+
+@dataclass(frozen=True)
+class NightShown:
+    """What every phone of a night shows alike at one moment, no one's own part: the
+    round, its totals and news, the standings and the chart."""
+
+    state: NightState
+    news: News
+    chart: Chart | None
+
+
+def night_shown(night: Night) -> NightShown:
+    """The part of ``night``'s page every phone shares, from one moment: the night's
+    ``version`` it shows is refreshed here, as :func:`night_page` does."""
+    return _one_moment(night, lambda: _night_shown(night))
+
+
+def _one_moment(night: Night, read: Callable[[], Read]) -> Read:
+    """``read()`` of ``night``, every query of it from the moment ``night.version`` says.
 
     Each of the page's queries sees what was committed when it ran, so a save landing
     between two of them would give a page drawn from two moments ("Round 10" beside
@@ -368,10 +399,10 @@ def night_page(night: Night, user: User, *, for_seat: int | None = None) -> Nigh
     same transaction (:func:`~scorekeeper.services.locks.night_change`), so a page read
     while the version stayed the same saw no change: it is read again when the version
     moved, and read under the night's lock, where no save can land, when it keeps
-    moving. ``for_seat`` picks another seat's total to enter.
+    moving.
     """
     for _try in range(UNLOCKED_TRIES):
-        page = _night_page(night, user, for_seat=for_seat)
+        page = read()
         seen = night.version
         night.refresh_from_db()
         if night.version == seen:
@@ -379,12 +410,19 @@ def night_page(night: Night, user: User, *, for_seat: int | None = None) -> Nigh
     with transaction.atomic():
         Night.objects.select_for_update().filter(pk=night.pk).first()
         night.refresh_from_db()
-        return _night_page(night, user, for_seat=for_seat)
+        return read()
 
 
-def _night_page(night: Night, user: User, *, for_seat: int | None) -> NightPage:
+def _night_shown(night: Night) -> NightShown:
+    return _shown_from(night, night_state(night))
+
+
+def _shown_from(night: Night, state: NightState) -> NightShown:
+    return NightShown(state=state, news=night_news(night, state), chart=night_chart(night))
+
+
+def _night_page(night: Night, user: User, *, for_seat: int | None, shown: bool) -> NightPage:
     state = night_state(night)
-    news = night_news(night, state)
     mine = state.line_for_user(user)
     target = mine
     if for_seat is not None:
@@ -395,11 +433,10 @@ def _night_page(night: Night, user: User, *, for_seat: int | None) -> NightPage:
         target=target,
         enterable=state.enterable_by(user),
         at_table=night.is_at_table(user, [line.seat for line in state.seats]),
-        chart=night_chart(night),
-        news=news,
         seated=any(
             line.seat.user_id == user.pk and line.seat.last_round is None for line in state.seats
         ),
+        shown=_shown_from(night, state) if shown else None,
     )
 
 

@@ -34,6 +34,7 @@ from scorekeeper.views.access import (
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import shown_version, unchanged_poll
+from scorekeeper.views.shared_parts import SharedNight, shared_night
 
 
 @require_http_methods(["GET", "POST"])
@@ -99,24 +100,35 @@ def night_start(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
 
 
 def _night_context(
-    user: User, night: Night, entry_form: EntryForm | None = None, for_seat: int | None = None
+    user: User,
+    night: Night,
+    entry_form: EntryForm | None = None,
+    for_seat: int | None = None,
+    shared: SharedNight | None = None,
 ) -> dict:
-    page = night_page(night, user, for_seat=for_seat)
+    """Everything the night page shows ``user``, from one moment. ``shared`` is the
+    night's shared parts when the caller has them: only the person's own part is read
+    then, and used if it was read at their version."""
+    page = None
+    if shared is not None:
+        page = night_page(night, user, for_seat=for_seat, shown=False)
+    if page is None or shared is None or shared.version != night.version:
+        page = night_page(night, user, for_seat=for_seat)
+        assert page.shown is not None
+        shared = shared_night(night, page.shown)
     if entry_form is None and page.entry_initial is not None:
         entry_form = EntryForm(initial=page.entry_initial, night=night)
     return {
         "night": night,
         "group": night.group,
         "state": page.state,
+        "shared": shared,
+        "own": shared.own(user),
         "mine": page.mine,
         "target": page.target,
-        "enterable": page.enterable,
-        "to_enter_for": page.to_enter_for,
         "at_table": page.at_table,
-        "chart": page.chart,
         "entry_form": entry_form,
-        "news": page.news.moments,
-        "button_words": page.news.button,
+        "news": shared.moments,
         "seated": page.seated,
         "dealt_from": next(
             (
@@ -160,16 +172,21 @@ def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     if night.is_over:
         # Every phone on the night lands on who pays whom, as the one that ended it does.
         return HttpResponseClientRedirect(reverse("night_settle", args=[night.pk]))
-    context = _night_context(request.user, night)
-    round_now = context["state"].round
-    mine = context["mine"]
-    context["oob_head"] = True
+    # Every phone of the night shares the version's parts: rendered by the first to ask.
+    shared = shared_night(night)
+    own = shared.own(request.user)
     # Replace the entry form only when a new round opened, never under someone's thumb...
-    context["oob_form"] = (
-        request.GET.get("round", "") != str(round_now.number if round_now else "")
+    oob_form = (
+        request.GET.get("round", "") != str(shared.round_number or "")
         # ...or when this phone's player sat down or left the table.
-        or request.GET.get("seat", "") != str(mine.seat.pk if mine else "")
+        or request.GET.get("seat", "") != str(own.seat or "")
     )
+    if oob_form:
+        # The form and the table's actions are this phone's own: read for it alone.
+        context = _night_context(request.user, night, shared=shared)
+    else:
+        context = {"night": night, "shared": shared, "own": own, "news": shared.moments}
+    context.update(oob_head=True, oob_form=oob_form)
     return shown_version(render(request, "scorekeeper/night.html#live", context), night)
 
 

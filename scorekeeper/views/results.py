@@ -23,11 +23,9 @@ from scorekeeper.reads.groups import group_page, owed_part
 from scorekeeper.reads.history import group_table, member_records, player_nights
 from scorekeeper.reads.owed import folded_settlement
 from scorekeeper.reads.pay_details import group_pay_context, night_pay_context
-from scorekeeper.reads.picture import night_picture
 from scorekeeper.reads.polls import settlement_now
 from scorekeeper.reads.records import player_record
 from scorekeeper.reads.results import night_results, reading
-from scorekeeper.reads.share import share_text
 from scorekeeper.services import payments as payment_services
 from scorekeeper.services.errors import Refused
 from scorekeeper.views.access import (
@@ -41,6 +39,7 @@ from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than
 from scorekeeper.views.polling import shown_version, unchanged_poll
 from scorekeeper.views.seasons import season_asked
+from scorekeeper.views.shared_parts import shared_settlement
 
 
 @require_GET
@@ -75,14 +74,15 @@ def _settlement(night: Night, reader: User) -> dict:
     }
     context |= night_pay_context(night)
     folded = folded_settlement(night) if night.group.settle_everything else None
-    context["share_text"] = share_text(results, folded)
-    context["picture"] = night_picture(results, folded)  # "Share the night" draws it
     if folded is not None:
         context["folded"] = folded
     # Settling everything, but this night's view of it cannot be made: its own
     # settlement, and words saying why.
     if night.group.settle_everything and folded is None:
         context["cannot_fold"] = CANNOT_FOLD
+    # The standings, the chart and what to share: rendered once for every phone.
+    shared = shared_settlement(night, results, folded)
+    context |= {"shared": shared, "share_text": shared.share_text}
     return context
 
 
