@@ -48,3 +48,12 @@ CACHES = {
 
 # No backups after each night a test ends: the tests of them give their own folder.
 OFCBOARD_BACKUP_DIR = ""
+
+# WhiteNoise as the site runs it, its files read once a run instead of once a test
+# client (tests/static_files.py).
+MIDDLEWARE = [
+    "tests.static_files.StaticFilesReadOnce"
+    if name == "whitenoise.middleware.WhiteNoiseMiddleware"
+    else name
+    for name in MIDDLEWARE
+]
