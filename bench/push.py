@@ -578,12 +578,18 @@ def row(label: str, pushed: str, polled: str, after: str = "") -> None:
 # -- 1. Idle streams -------------------------------------------------------------------
 
 
-async def hold_streams(server: Server, tables: list[Table], phones: int, seconds: float) -> dict:
-    streams = [
+def quiet_streams(server: Server, tables: list[Table], phones: int) -> list[Stream]:
+    """A stream for each of the first ``phones`` phones of ``tables``, not opened yet,
+    whose messages are not looked at."""
+    return [
         Stream(server.port, table, phone, lambda version, at: None)
         for table in tables
         for phone in table.phones
     ][:phones]
+
+
+async def hold_streams(server: Server, tables: list[Table], phones: int, seconds: float) -> dict:
+    streams = quiet_streams(server, tables, phones)
     took, statuses = await open_streams(server.port, streams)
     print(
         f"    {statuses[200]:,} streams open in {took:.0f} s{opening_rates(streams)};"
@@ -975,11 +981,7 @@ def part_requests(db: Tables, args: argparse.Namespace) -> None:
 async def open_again(server: Server, tables: list[Table], phones: int) -> tuple[float, str, str]:
     """Every phone opening its stream at once on a server just started (each one's
     first request since the restart): (seconds until all stream, rates, answers)."""
-    streams = [
-        Stream(server.port, table, phone, lambda version, at: None)
-        for table in tables
-        for phone in table.phones
-    ][:phones]
+    streams = quiet_streams(server, tables, phones)
     took, statuses = await open_streams(server.port, streams)
     rates = opening_rates(streams)
     for stream in streams:
