@@ -26,7 +26,7 @@ register_converter(IdConverter, "id")
 
 # The pages whose posts check or set a password: logging in, the open sign-up, and an
 # invitation link's sign-up and login. Hashing one takes half a second of a core on
-# purpose, so ofcboard/serve.py runs those posts in a lane of their own
+# purpose, so the server runs those posts (ofcboard/lanes.py) in a lane of their own
 # (:func:`password_paths`).
 LOGIN, SIGNUP, JOIN = "login/", "signup/", "join/"
 # A one-time sign-in code's page: no password, but a secret in its address (kept out

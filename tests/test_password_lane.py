@@ -1,5 +1,5 @@
 """Only a post that will hash a password takes a place in the server's hashing lane
-(ofcboard/serve.py, scorekeeper/site/password_gate.py): posts to the login page that
+(ofcboard/lanes.py, scorekeeper/site/password_gate.py): posts to the login page that
 Django turns away without hashing, for a missing CSRF token or from an address the
 throttle refuses, sent as fast as twenty clients can, leave a member's login answered."""
 
@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 from django.test import RequestFactory, override_settings
 
-from ofcboard.serve import HASHING_AT_ONCE, HASHING_WAITING
+from ofcboard.lanes import HASHING_AT_ONCE, HASHING_WAITING
 from scorekeeper.site.password_gate import will_hash_a_password
 from scorekeeper.site.throttle import LOGIN_FAILURES_PER_ADDRESS, count_wrong_password
 from tests.helpers import PASSWORD, make_user, start_server

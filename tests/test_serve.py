@@ -1,6 +1,6 @@
-"""The server's own wrappers around the app (ofcboard/serve.py), called as the server
-calls them: the app in two lanes (password hashing in its own), and the phone's
-address the front passed on believed behind the front only."""
+"""The server's own wrappers around the app (ofcboard/serve.py, ofcboard/lanes.py),
+called as the server calls them: the app in two lanes (password hashing in its own),
+and the phone's address the front passed on believed behind the front only."""
 
 import io
 import threading
@@ -8,7 +8,8 @@ import time
 
 from django.urls import reverse
 
-from ofcboard.serve import Lane, in_lanes, password_paths, posts_to_a_password_page, served
+from ofcboard.lanes import Lane, in_lanes, password_paths, posts_to_a_password_page
+from ofcboard.serve import served
 
 
 class Recorder:

@@ -1,5 +1,5 @@
 """Which posts to the password pages will hash a password: those, and only those, wait
-for the server's lane of their own (ofcboard/serve.py, HASHING_AT_ONCE).
+for the server's lane of their own (ofcboard/lanes.py, HASHING_AT_ONCE).
 
 The server decides before Django runs the request, so a post that Django would turn
 away without hashing must not take a place in that lane: anyone could fill it with
