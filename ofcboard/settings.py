@@ -144,7 +144,16 @@ elif env_bool("DATABASE_POOL"):
 REDIS_TIMEOUTS = {"socket_connect_timeout": 1, "socket_timeout": 2}
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "ofcboard")
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Without Redis, each process's memory: it keeps the live parts every phone of a night
+# shares, one per night, version and language (scorekeeper/views/shared_parts.py). Room
+# for a busy node's 400 nights in two languages, night page and settlement, where
+# Django's default of 300 would drop a night's parts before its last phone asked.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 2_000},
+    }
+}
 # Every request reads its session. Without Redis, from the database (an indexed read
 # by its key, shared by every server process, so a logout in one ends the session in
 # all): it does not slow as sessions pile up. A cache of files did, as Django's file
