@@ -9,11 +9,12 @@ It is said by that server process itself (:func:`say_ready_once`), at the end of
 loading: granian's main process binds the port before it starts its server
 processes, so from then on a phone that connects is answered. With several
 processes, the first to finish says it and the others do not: each tries to create
-the same file, and only one can (:func:`prepare`). No thread and no process of our
-own runs beside granian's main process, which forks the server processes: a thread
-caught inside an import at that instant leaves the import's lock held for ever in
-every server process (seen, with a thread that asked the port until it answered:
-every login with a Redis cache hung).
+the same file, and only one can (:func:`prepare`). Nothing asks the port from granian's
+main process, which forks the server processes: a thread caught inside an import at
+that instant leaves the import's lock held for ever in every server process (seen,
+with a thread that asked the port until it answered: every login with a Redis cache
+hung). The one thread of ours there, behind the front, waits for nginx to exit
+(ofcboard/serve.py keep_the_front) and imports nothing while it waits.
 
 The server's main process never loads Django's apps (each server process does), so
 its words are read from the project's own catalogue (locale/) with Python's gettext,
