@@ -38,6 +38,8 @@ WORDS = (
     "is empty",
     "not a date",
     "nothing in its",
+    # A machine busy enough that reading it runs past its 1.5 s is told so, in words.
+    "took too long to read",
 )
 
 
