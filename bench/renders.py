@@ -24,7 +24,6 @@ CPU time of this process, not the clock's: other work on the machine changes it 
 
 import os
 import sys
-import tempfile
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -32,14 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.update(DEBUG="0", OFCBOARD_TABLE="1")
-os.environ.setdefault("OFCBOARD_SESSION_CACHE", tempfile.mkdtemp())
+from bench.in_process import set_up_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+set_up_django()
 
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402

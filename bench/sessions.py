@@ -12,7 +12,6 @@ node wait longest.
 """
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -21,13 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-os.environ.update(DEBUG="0", OFCBOARD_TABLE="1")
+from bench.in_process import set_up_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+set_up_django()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.sessions.models import Session  # noqa: E402
