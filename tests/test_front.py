@@ -260,6 +260,31 @@ def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_
     assert dutch.encode() in answer
 
 
+
+def test_every_refusal_is_in_the_phones_language_whichever_limit_refuses_it(behind_the_front):
+    """An address holding more connections than it may, asking faster than it may: the
+    first refusals are the holds', those past the rate's burst the rate's. Each is the
+    front's page in Dutch, never nginx's own (the refusal's page must not be refused
+    again by the limit that had not run)."""
+    address = "127.0.4.2"
+    held = HeldBodies(behind_the_front, [address], 100)
+    ask = b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: nl\r\n"
+    try:
+        time.sleep(1)  # every body is announced
+        with from_address(address, behind_the_front, timeout=20) as sock:
+            # Sent at once, so the rate's burst is passed whatever the machine's speed.
+            sock.sendall((ask + b"\r\n") * 399 + ask + b"Connection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    finally:
+        held.close()
+    refusals = answer.split(b"HTTP/1.1 ")[1:]
+    assert len(refusals) == 400
+    dutch = in_language(BUSY, "nl").encode()
+    not_dutch = [r[:200] for r in refusals if not (r.startswith(b"503") and dutch in r)]
+    assert not_dutch == [], not_dutch[:2]
+
 def refused_soon(address: str, port: int, headers: str = "") -> int:
     """The status of a page asked from ``address`` once a flood from there holds past
     its limit (a busy machine opens the flood's connections more slowly): 503, or the

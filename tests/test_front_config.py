@@ -38,9 +38,13 @@ def test_the_phones_server_bounds_bodies_headers_phones_and_addresses():
     assert f"limit_conn address_holds {front.ADDRESS_HOLDS};" in text
     assert f"limit_conn stranger_bodies {front.STRANGER_BODIES};" in text
     assert f"rate={front.PHONE_ASKS_PER_SECOND}r/s" in text
-    # The limits are the server's, so no place (the static files) is left out.
-    for place in text.split("location ")[1:]:
-        assert "limit_req" not in place.split("}")[0]
+    # The limits are on the one place a request from outside lands (the static files
+    # too); every other place of the phones' server is reached only from inside.
+    phones_server = text.split("# Where the app publishes")[0]
+    places = phones_server.split("location ")[1:]
+    assert places[0].startswith("/ {") and "limit_req zone=stranger_asks" in places[0]
+    for place in places[1:]:
+        assert "internal;" in place.split("}")[0]
     # The pass is checked with the secret it was signed with.
     assert 'secure_link_md5 "$pass_id.$secure_link_expires.s3cret";' in text
     # Every temporary file nginx was built to keep goes into the front's own folder.
