@@ -116,7 +116,7 @@ def app() -> WSGIApp:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.setswitchinterval(SWITCH_INTERVAL)
     from ofcboard.wsgi import application
-    from scorekeeper.site.backups_kept import start_hourly
+    from scorekeeper.copies.backups_kept import start_hourly
 
     # Here, not in the app's start-up: only a running server keeps the hourly backups,
     # never a manage.py command or a test.

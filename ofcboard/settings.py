@@ -361,7 +361,7 @@ if THROTTLE_CACHE_URL:
 AXES_CACHE = "throttle"
 RATELIMIT_USE_CACHE = "throttle"
 
-# --- Backups kept by themselves (scorekeeper/site/backups_kept.py) -----------------
+# --- Backups kept by themselves (scorekeeper/copies/backups_kept.py) -----------------
 # After every night that ends, and once an hour while the server runs a night; the
 # newest OFCBOARD_BACKUPS_KEPT are kept. An empty folder setting keeps none.
 OFCBOARD_BACKUP_DIR = os.environ.get("OFCBOARD_BACKUP_DIR", str(BASE_DIR / "backups"))

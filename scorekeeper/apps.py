@@ -39,7 +39,7 @@ class ScorekeeperConfig(AppConfig):
 
         user_logged_in.connect(record_login, dispatch_uid="record_login")
         user_logged_out.connect(record_logout, dispatch_uid="record_logout")
+        from scorekeeper.copies.backups_kept import keep_backup_after_a_night
         from scorekeeper.services.nights import night_ended
-        from scorekeeper.site.backups_kept import keep_backup_after_a_night
 
         night_ended.connect(keep_backup_after_a_night, dispatch_uid="keep_backup_after_a_night")

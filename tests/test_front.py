@@ -260,7 +260,6 @@ def test_an_address_asking_too_much_is_told_in_its_language_by_the_front(behind_
     assert dutch.encode() in answer
 
 
-
 def test_every_refusal_is_in_the_phones_language_whichever_limit_refuses_it(behind_the_front):
     """An address holding more connections than it may, asking faster than it may: the
     first refusals are the holds', those past the rate's burst the rate's. Each is the
@@ -284,6 +283,7 @@ def test_every_refusal_is_in_the_phones_language_whichever_limit_refuses_it(behi
     dutch = in_language(BUSY, "nl").encode()
     not_dutch = [r[:200] for r in refusals if not (r.startswith(b"503") and dutch in r)]
     assert not_dutch == [], not_dutch[:2]
+
 
 def refused_soon(address: str, port: int, headers: str = "") -> int:
     """The status of a page asked from ``address`` once a flood from there holds past

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorekeeper.site import backup
+from scorekeeper.copies import backup
 
 ROOT = Path(__file__).resolve().parent.parent
 

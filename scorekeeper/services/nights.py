@@ -26,7 +26,7 @@ from scorekeeper.table.names import name_key, taken_by
 from scorekeeper.terms import game_name
 
 # Sent once a night's end is committed: the site keeps a backup then
-# (scorekeeper/site/backups_kept.py listens, connected in apps.py).
+# (scorekeeper/copies/backups_kept.py listens, connected in apps.py).
 night_ended = Signal()
 
 

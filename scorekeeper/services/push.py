@@ -9,7 +9,7 @@ commits, :func:`after_commit` publishes each changed channel's new version once
 ("version 58") to the front, which sends it down every stream on the channel; the page
 then asks for its fragment as it always did, through the same view and the same access
 rule. The versions are read on the request's thread, just after the commit; the posts
-go out from a thread of their own (:mod:`scorekeeper.site.publisher`), so a front that
+go out from a thread of their own (:mod:`scorekeeper.services.publisher`), so a front that
 hangs costs a save nothing.
 
 A night's own pages (the night, its cards, its big screen) listen on the night's
@@ -30,7 +30,7 @@ from django.db import transaction
 from django.http import HttpResponse
 
 from scorekeeper.models import Group, Night
-from scorekeeper.site.publisher import publisher
+from scorekeeper.services.publisher import publisher
 
 # Where the front takes a stream handed over by the app (nginx's internal location).
 STREAMS_AT = "/_streams/"

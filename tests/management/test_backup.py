@@ -11,10 +11,10 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper.copies.backup import restore_backup, write_backup
 from scorekeeper.models import Entry, Group, Night, Payment, Round, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.services.groups import create_group
-from scorekeeper.site.backup import restore_backup, write_backup
 from tests.helpers import (
     body_text,
     enter,

@@ -7,12 +7,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from scorekeeper.copies.group_copy import import_group, write_group
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.history import group_table
 from scorekeeper.services.rounds import record_entry
-from scorekeeper.site.group_copy import import_group, write_group
 from tests.helpers import PASSWORD, enter, make_group, make_night, play
 from tests.management.test_backup import empty_the_database, everything_read, played_site
 

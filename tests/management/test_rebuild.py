@@ -23,10 +23,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scorekeeper.copies.backup import _load_rows
 from scorekeeper.models import Entry, Group, Seat, User
 from scorekeeper.services.money import STORED
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.site.backup import _load_rows
 from tests.helpers import log_in, make_group, migrate_app
 from tests.management.data.make_backup_0011 import figures
 from tests.management.test_backup import empty_the_database
@@ -104,7 +104,7 @@ def test_without_the_rebuild_the_restored_backup_would_have_no_card_results(monk
     # What the rebuild adds to the migrations an old backup goes through: 0012 stores
     # the money (a frozen copy of its own), 0014 leaves the boards' results to the
     # rebuild (or to `migrate`'s hook, which a restore's migrations do not pass).
-    monkeypatch.setattr("scorekeeper.site.backup.rebuild_stored_figures", lambda: None)
+    monkeypatch.setattr("scorekeeper.copies.backup.rebuild_stored_figures", lambda: None)
     group = restore_0011()
     now, then = shown_now(group), shown_then()
     assert now["owed"] == then["owed"] and now["history"] == then["history"]

@@ -400,7 +400,7 @@ def _as_read(record: CardRecord) -> tuple:
 
 def test_a_copied_group_reads_the_same_card_records(make_night, tmp_path):
     # The pair results name the other seat as the copy does too (every key is new).
-    from scorekeeper.site.group_copy import import_group, write_group
+    from scorekeeper.copies.group_copy import import_group, write_group
 
     group, _, _ = play_two_nights(make_night)
     write_group(tmp_path / "group.json", group.pk)

@@ -5,7 +5,7 @@ publishes nothing, and a front that does not answer never fails a save.
 
 A tiny HTTP server on 127.0.0.1 stands in for the front's publisher: it keeps every
 request it is sent, before it answers. The posts go out from the publishing thread
-(scorekeeper/site/publisher.py): what the front was told is read once that thread has
+(scorekeeper/services/publisher.py): what the front was told is read once that thread has
 posted everything (``sent_within``), never after a sleep."""
 
 import logging
@@ -22,6 +22,7 @@ from django.db import transaction
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
+from scorekeeper.services import publisher as publishing
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.locks import (
@@ -33,8 +34,7 @@ from scorekeeper.services.locks import (
 )
 from scorekeeper.services.nights import end_night, share_screen
 from scorekeeper.services.payments import pay_owed, set_settle_everything
-from scorekeeper.site import publisher as publishing
-from scorekeeper.site.publisher import publisher
+from scorekeeper.services.publisher import publisher
 from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_group, make_night, make_user, play
 
@@ -358,7 +358,7 @@ def test_a_front_that_does_not_take_the_publish_never_fails_the_save(
     kept = down(front, settings, monkeypatch)
     try:
         with (
-            caplog.at_level(logging.WARNING, logger="scorekeeper.site.publisher"),
+            caplog.at_level(logging.WARNING, logger="scorekeeper.services.publisher"),
             django_capture_on_commit_callbacks(execute=True) as callbacks,
         ):
             result = enter(night, "Anna", 5)
@@ -368,7 +368,7 @@ def test_a_front_that_does_not_take_the_publish_never_fails_the_save(
     assert len(callbacks) == 1  # the publish ran, and failed quietly
     assert publisher.sent_within(10)
     assert Entry.objects.filter(pk=result.entry.pk, points=5).exists()
-    warnings = [r for r in caplog.records if r.name == "scorekeeper.site.publisher"]
+    warnings = [r for r in caplog.records if r.name == "scorekeeper.services.publisher"]
     assert {r.levelno for r in warnings} == {logging.WARNING}
     said = " ".join(r.getMessage() for r in warnings)
     assert f"night-{night.pk}" in said and f"group-{night.group_id}" in said

@@ -7,12 +7,12 @@ from datetime import date
 
 import pytest
 
+from scorekeeper.copies.group_copy import import_group, write_group
+from scorekeeper.copies.import_checks.refusal import BackupError
 from scorekeeper.models import Season
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import leave_group
 from scorekeeper.services.seasons import add_season, remove_season
-from scorekeeper.site.group_copy import import_group, write_group
-from scorekeeper.site.import_checks.refusal import BackupError
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.site.backup import BackupError, write_backup
-from scorekeeper.site.group_copy import write_group
+from scorekeeper.copies.backup import BackupError, write_backup
+from scorekeeper.copies.group_copy import write_group
 
 
 class Command(BaseCommand):

@@ -3,8 +3,8 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper.site.backup import BackupError, restore_backup
-from scorekeeper.site.group_copy import import_group
+from scorekeeper.copies.backup import BackupError, restore_backup
+from scorekeeper.copies.group_copy import import_group
 
 
 class Command(BaseCommand):

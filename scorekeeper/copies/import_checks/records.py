@@ -12,10 +12,10 @@ from django.db import models
 from django.db.models import CheckConstraint
 from django.utils.translation import gettext as _
 
+from scorekeeper.copies.import_checks.as_typed import ROW_CHECKS
+from scorekeeper.copies.import_checks.refusal import BackupError, Problems, shown
 from scorekeeper.models import Group, PayDetails, Seat, User
 from scorekeeper.models.seasons import Season
-from scorekeeper.site.import_checks.as_typed import ROW_CHECKS
-from scorekeeper.site.import_checks.refusal import BackupError, Problems, shown
 from scorekeeper.table.names import name_key
 
 

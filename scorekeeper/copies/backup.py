@@ -27,9 +27,9 @@ from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
+from scorekeeper.copies.import_checks.records import check_file, check_tables
+from scorekeeper.copies.import_checks.refusal import BackupError, written_whole
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.site.import_checks.records import check_file, check_tables
-from scorekeeper.site.import_checks.refusal import BackupError, written_whole
 
 FORMAT = "ofcboard-backup"
 VERSION = 1

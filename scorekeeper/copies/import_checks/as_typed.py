@@ -10,6 +10,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 
+from scorekeeper.copies.import_checks.refusal import shown
 from scorekeeper.forms.accounts import LanguageForm, NameField
 from scorekeeper.forms.groups import CurrencyForm, GroupForm
 from scorekeeper.forms.pay_details import PayDetailsForm
@@ -22,7 +23,6 @@ from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
 from scorekeeper.services.errors import Refused, checked_name
 from scorekeeper.services.groups import checked_house_rules as checked_night_rules
 from scorekeeper.services.groups import checked_table_rules
-from scorekeeper.site.import_checks.refusal import shown
 from scorekeeper.table.names import has_hidden_characters
 
 # Each takes the row read, its fields as in the file and the records read before it, and

@@ -3,7 +3,7 @@
 ``write_group`` writes the group with everything of it (memberships, nights, seats,
 rounds with the one in progress and its Fantasyland, entries with their cards,
 corrections, payments of nights and of what was owed across them) and the accounts
-those name, in the file format of :mod:`scorekeeper.site.backup` with its own ``format``.
+those name, in the file format of :mod:`scorekeeper.copies.backup` with its own ``format``.
 ``import_group`` brings such a file into any database, beside what is there: every
 row gets a new key and every reference follows it. Password hashes travel with the
 accounts, so everyone logs in as before; an account whose name is taken here gets a
@@ -21,6 +21,16 @@ from typing import Any
 from django.core import serializers
 from django.db import connection, models, transaction
 
+from scorekeeper.copies.backup import (
+    BackupError,
+    app_models,
+    as_document,
+    last_migration,
+    read_document,
+    write_document,
+)
+from scorekeeper.copies.import_checks.records import check_file
+from scorekeeper.copies.import_checks.refusal import written_whole
 from scorekeeper.models import (
     Entry,
     Group,
@@ -42,16 +52,6 @@ from scorekeeper.models.payments import Payment, TabPart, TabPayment
 from scorekeeper.models.seasons import Season
 from scorekeeper.models.seat_draws import SeatDraw
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.site.backup import (
-    BackupError,
-    app_models,
-    as_document,
-    last_migration,
-    read_document,
-    write_document,
-)
-from scorekeeper.site.import_checks.records import check_file
-from scorekeeper.site.import_checks.refusal import written_whole
 from scorekeeper.table.names import name_key, suggest_alternative
 
 FORMAT = "ofcboard-group"

@@ -11,12 +11,12 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from scorekeeper.copies.backup import BackupError, restore_backup, write_backup
+from scorekeeper.copies.group_copy import import_group, write_group
+from scorekeeper.copies.import_checks.records import check_file
+from scorekeeper.copies.import_checks.refusal import MOST_SAID
 from scorekeeper.models import Group, PayDetails, User
 from scorekeeper.services.pay_details import save_pay_details
-from scorekeeper.site.backup import BackupError, restore_backup, write_backup
-from scorekeeper.site.group_copy import import_group, write_group
-from scorekeeper.site.import_checks.records import check_file
-from scorekeeper.site.import_checks.refusal import MOST_SAID
 from tests.management.test_backup import empty_the_database, played_site
 
 pytestmark = pytest.mark.database

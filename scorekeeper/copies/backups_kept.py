@@ -2,7 +2,7 @@
 with it: one after every night that ends, and one an hour while a night is open and
 the server (ofcboard/serve.py) runs, into settings.OFCBOARD_BACKUP_DIR; the newest
 settings.OFCBOARD_BACKUPS_KEPT are kept. Each is a whole-site backup
-(scorekeeper/site/backup.py: written beside and renamed, mode 0600 from its first byte),
+(scorekeeper/copies/backup.py: written beside and renamed, mode 0600 from its first byte),
 restored with ``manage.py restore FILE`` into an empty database.
 
 A backup is written off the request's thread and never fails or holds up the request
@@ -21,8 +21,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from scorekeeper.copies.backup import write_backup
 from scorekeeper.models import Night
-from scorekeeper.site.backup import write_backup
 
 log = logging.getLogger(__name__)
 

@@ -3,10 +3,9 @@
 
 import pytest
 
+from scorekeeper.copies.group_copy import import_group, write_group
 from scorekeeper.models import User
-from scorekeeper.site.group_copy import import_group, write_group
-from tests.management.test_backup import played_site
-from tests.site.test_import_checks import (
+from tests.copies.test_import_checks import (
     crafted,
     group_file,  # noqa: F401 (a fixture)
     number_of,
@@ -15,6 +14,7 @@ from tests.site.test_import_checks import (
     site_file,  # noqa: F401 (a fixture)
     the_record,
 )
+from tests.management.test_backup import played_site
 
 pytestmark = pytest.mark.database
 

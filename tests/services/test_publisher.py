@@ -1,4 +1,4 @@
-"""The publishing thread (scorekeeper/site/publisher.py): a channel told again before
+"""The publishing thread (scorekeeper/services/publisher.py): a channel told again before
 its message went out is posted once, with the newer version; past the bound the
 oldest waiting channel is dropped; the caller never waits on the front.
 
@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from scorekeeper.site import publisher as publishing
-from scorekeeper.site.publisher import Publisher
+from scorekeeper.services import publisher as publishing
+from scorekeeper.services.publisher import Publisher
 
 
 class HeldFront:

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from scorekeeper.site import backups_kept
+from scorekeeper.copies import backups_kept
 from tests.helpers import finish, log_in, make_night, play
 from tests.management.test_backup import empty_the_database, everything_read, played_site
 
