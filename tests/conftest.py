@@ -1,7 +1,6 @@
 """The fixtures every test may ask for: thin wrappers over `tests.helpers`."""
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +8,7 @@ from django.test import Client
 from hypothesis import settings
 
 from tests import helpers
+from tests.static_collected import collect_once
 
 # Speed is measured by the benchmarks, not here: on a loaded CI machine hypothesis's
 # 200 ms deadline per example failed a correct brute-force check.
@@ -21,9 +21,10 @@ settings.load_profile(os.environ.get("OFCBOARD_HYPOTHESIS", "ofcboard"))
 
 
 def pytest_configure(config):
-    """The static files collected once for the whole run, as `make run` collects them
-    (hashed and compressed), into the run's own folder (tests/settings.py), by the
-    process that starts the run: pytest-xdist's workers start after this and find them."""
+    """The static files collected as `make run` collects them (hashed and compressed),
+    by the process that starts the run, into the folder tests/settings.py names; kept
+    for the next run while what they are collected from is unchanged
+    (tests/static_collected.py). pytest-xdist's workers start after this and find them."""
     if hasattr(config, "workerinput"):
         return
     import django
@@ -31,9 +32,12 @@ def pytest_configure(config):
     from django.core.management import call_command
 
     django.setup()
-    # Emptied first only when it is the run's own: a folder given by hand is kept.
-    clear = _static_root_of_this_run(django_settings)
-    call_command("collectstatic", interactive=False, clear=clear, verbosity=0)
+    folder = Path(django_settings.STATIC_ROOT)
+    # Emptied first only when it is the runs' own: a folder given by hand is kept.
+    ours = folder.name.startswith("ofcboard-test-static-")
+    collect_once(
+        folder, lambda: call_command("collectstatic", interactive=False, clear=ours, verbosity=0)
+    )
 
 
 # The tests that take seconds each (a server or a browser of their own, the benchmarks'
@@ -53,18 +57,6 @@ SLOW_FIRST = (
 
 def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
-
-
-def pytest_unconfigure(config):
-    from django.conf import settings as django_settings
-
-    if not hasattr(config, "workerinput") and _static_root_of_this_run(django_settings):
-        shutil.rmtree(django_settings.STATIC_ROOT, ignore_errors=True)
-
-
-def _static_root_of_this_run(django_settings) -> bool:
-    # Only the folder tests/settings.py named for this run, never one given by hand.
-    return Path(django_settings.STATIC_ROOT).name == f"ofcboard-test-static-{os.getpid()}"
 
 
 @pytest.fixture(scope="session")

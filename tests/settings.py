@@ -10,6 +10,7 @@ os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
 from ofcboard.settings import *
+from tests.static_collected import collected_from
 
 # The test client and the browser tests' live server speak plain HTTP.
 SECURE_SSL_REDIRECT = False
@@ -28,14 +29,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # The site as `make run` serves it: DEBUG off, and the static files hashed and
 # compressed by the production storage (CompressedManifestStaticFilesStorage), served
-# by WhiteNoise from their collected folder. tests/conftest.py collects them once per
-# test run into this run's own folder, named here by the process that starts the run;
-# its test workers and the servers the tests start inherit the name.
+# by WhiteNoise from their collected folder. tests/conftest.py collects them into a
+# folder named by what they are collected from (tests/static_collected.py), so a run finds
+# them collected by an earlier one when nothing of that changed; its test workers and
+# the servers the tests start inherit the name.
 DEBUG = False
 STATIC_ROOT = Path(
     os.environ.setdefault(
         "OFCBOARD_TEST_STATIC_ROOT",
-        str(Path(tempfile.gettempdir()) / f"ofcboard-test-static-{os.getpid()}"),
+        str(Path(tempfile.gettempdir()) / f"ofcboard-test-static-{collected_from(STORAGES)}"),
     )
 )
 
