@@ -12,7 +12,8 @@ the version, round and seat it shows, through Django's WSGI handler with the set
 fetches, per change and per phone, and how many times the part every phone shares was
 rendered. Twice in the same run: with the shared part served from Django's "default"
 cache (as the app runs), and with that cache off (Django's DummyCache: every phone
-renders everything, as before the cache).
+renders everything, as before the cache). The same for the group page's list of nights
+(six phones on it while the night is played) and for the settlement.
 
 Then the requests reaching the app per phone a minute on a night changing every 10 s,
 counted from what live.js does (a fetch for each pushed version the page does not
@@ -184,6 +185,46 @@ def night_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     return spent
 
 
+def group_changes(night, users, phones: list[Phone], changes: int) -> Spent:
+    """The same for the group page's live list of nights: a player's total saved
+    (through the service every save goes through), then each phone's fetch of the list,
+    from the fingerprint of the group's nights it showed before."""
+    from django.urls import reverse
+
+    from scorekeeper.models import Group, Night
+    from scorekeeper.services.rounds import record_entry
+
+    seats = list(night.seats.order_by("position"))
+    group = Group.objects.get(pk=night.group_id)
+    path = reverse("group_live", args=[group.pk])
+    spent = Spent(changes)
+    with Renders("group.html#live") as renders:
+        for change in range(changes):
+            night = Night.objects.get(pk=night.pk)
+            shown = Group.objects.filter(pk=group.pk).nights_version()
+            round_ = night.open_round()
+            index = round_.entries.count()
+            points = (change % 5) - 2
+            if index == SEATS - 1:
+                points = -sum(entry.points for entry in round_.entries.all())
+            start = time.process_time()
+            record_entry(
+                night=night,
+                round_number=round_.number,
+                seat=seats[index],
+                points=points,
+                entered_by=seats[index].user,
+            )
+            spent.saves += time.process_time() - start
+            start = time.process_time()
+            for phone in phones:
+                status, _body = phone.get(path, {"version": shown})
+                assert status.startswith("200"), status
+            spent.fetches += time.process_time() - start
+    spent.renders = renders.count
+    return spent
+
+
 def settlement_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     """The same for the settlement's live part, once the night is over: a payment
     marked paid by its payee, then taken back, and so on (through the services)."""
@@ -242,6 +283,7 @@ def main() -> None:
     modes = (("shared parts cached", None), ("cache off", no_cache()))
     for page, changed, block in (
         ("night page", night_changes, SEATS),  # a block is a round: its saves, then through
+        ("group page", group_changes, SEATS),
         ("settlement", settlement_changes, 2),  # a payment marked, then taken back
     ):
         if changed is settlement_changes:

@@ -41,6 +41,7 @@ from scorekeeper.views.access import (
 )
 from scorekeeper.views.paging import older_than, shown_through
 from scorekeeper.views.polling import polled, unchanged_poll
+from scorekeeper.views.shared_parts import shared_group_list
 
 
 @require_GET
@@ -95,10 +96,13 @@ def group_live(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     phone's ``version``."""
     group = member_group(request, group_id)
     now = polled(request)  # read before the rows, once (see group_nights)
-    version = now.version if now is not None else None
     # A phone that scrolled down keeps what it shows (the poll says down to where).
-    nights = group_nights(group, through=shown_through(request), version=version)
-    return render(request, "scorekeeper/group.html#live", {"group": group, **nights})
+    through = shown_through(request)
+    if now is None:
+        nights = group_nights(group, through=through)
+        return render(request, "scorekeeper/group.html#live", {"group": group, **nights})
+    # Every member's phone shows the same list: rendered by the first to ask.
+    return HttpResponse(shared_group_list(group, now.version, through))
 
 
 @require_POST

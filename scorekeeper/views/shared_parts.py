@@ -1,7 +1,7 @@
-"""The parts of a night's live pages (the night page, its settlement) every phone shows
-alike, rendered once per version and language and kept in Django's cache ("default":
-each server process's memory, or the Redis every node shares when one is configured)
-for every phone that asks.
+"""The parts of the live pages every phone shows alike (a night's page and its
+settlement, a group's list of nights), rendered once per version and language and kept
+in Django's cache ("default": each server process's memory, or the Redis every node
+shares when one is configured) for every phone that asks.
 
 Each change at a table used to cost one render of the same HTML per phone fetching
 it. Now the first phone's fetch of a version renders the shared parts and the others
@@ -21,16 +21,19 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from scorekeeper.models import Night, User
+from scorekeeper.models import Group, Night, User
+from scorekeeper.reads.groups import group_nights
 from scorekeeper.reads.nights import Moment, NightShown, night_shown
 from scorekeeper.reads.owed import Folded
 from scorekeeper.reads.picture import night_picture
 from scorekeeper.reads.polls import Person
 from scorekeeper.reads.results import NightResults
 from scorekeeper.reads.share import share_text
+from scorekeeper.services.push import is_on as push_is_on
 
 TEMPLATE = "scorekeeper/night.html"
 SETTLEMENT = "scorekeeper/settlement.html"
+GROUP_LIST = "scorekeeper/group.html#live"
 # Every change moves the night's version on, so a version's parts are never changed,
 # only no longer asked for: they go when the cache needs the room, or after this long.
 KEEP_SECONDS = 10 * 60
@@ -226,3 +229,19 @@ def shared_settlement(
         return key, shared
 
     return kept(key, SharedSettlement, render)
+
+
+def shared_group_list(group: Group, version: str, through: int | None) -> str:
+    """The group page's live list of nights (those running, and the finished ones down
+    to ``through``, as far as the phone scrolled) at ``version``, the fingerprint of
+    the group's nights read before them: the same for every member, so rendered once
+    for all, without the request. Rows newer than ``version`` are kept under it, which
+    only makes the next poll render again."""
+    key = f"group-shared:{group.pk}:{version}:{through}:{get_language()}"
+
+    def render() -> tuple[str, str]:
+        nights = group_nights(group, through=through, version=version)
+        context = {"group": group, "push_on": push_is_on(), **nights}
+        return key, render_to_string(GROUP_LIST, context)
+
+    return kept(key, str, render)

@@ -143,3 +143,28 @@ def test_phones_asking_for_a_version_together_wait_for_one_render():
 
     assert answers == ["the parts"] * 6
     assert len(renders) == 1
+
+
+def fetch_group_list(group, who, version="0"):
+    url = reverse("group_live", args=[group.pk])
+    return log_in(Client(), who).get(url, {"version": version})
+
+
+def test_the_group_list_is_rendered_once_a_change_for_every_member(db):
+    night = an_ended_night()
+    group = night.group
+    make_night(("Anna", "Bram"), group=group)  # running: on the list with its round
+    with mock.patch.object(shared_parts, "render_to_string", wraps=render_to_string) as renders:
+        chris = fetch_group_list(group, "Chris")
+        anna = fetch_group_list(group, "Anna")
+        rendered = len(renders.call_args_list)
+        play(Night.objects.get(ended_at__isnull=True), {"Anna": 2, "Bram": -2})
+        after_a_round = fetch_group_list(group, "Chris")
+
+    assert chris.status_code == anna.status_code == 200
+    assert chris.content == anna.content  # the same bytes: nothing of either is in them
+    assert "csrf" not in chris.content.decode().lower()
+    assert rendered == 1
+    assert len(renders.call_args_list) == 2  # the round changed what the list shows
+    assert "round 2" in after_a_round.content.decode()
+    assert "round 2" not in chris.content.decode()
