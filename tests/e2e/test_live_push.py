@@ -102,7 +102,7 @@ class Phones:
 
     def _note(self, name: str, answer) -> None:
         address = urlsplit(answer.url)
-        if address.path.endswith("/stream/"):
+        if address.path.startswith("/streams/"):
             self.streams.append((name, answer.status))
         if address.path.endswith("/live/") and answer.status == 200:
             self.fragments.setdefault(name, []).append(parse_qs(address.query)["version"][0])
@@ -152,7 +152,7 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
         # Cut: the two other phones' streams drop and cannot come back for now; they
         # ask every 2 s again, and Bram's total still reaches Chris.
         for page in (bram, chris):
-            page.route("**/stream/", lambda route: route.abort())
+            page.route("**/streams/**", lambda route: route.abort())
         cut_the_streams(process.pid, night)
         for page in (bram, chris):
             expect(page.locator("html")).to_have_attribute("data-stream-state", "closed")
@@ -162,7 +162,7 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
         # Back: the streams open again by themselves, and the round going through shows
         # on the other phones within a second again.
         for page in (bram, chris):
-            page.unroute("**/stream/")
+            page.unroute("**/streams/**")
         for page in (bram, chris):
             expect(page.locator("html")).to_have_attribute(
                 "data-stream-state", "open", timeout=OPENS_WITHIN_MS
