@@ -32,7 +32,8 @@
   const REOPEN_MS = 5000;
   const VERSION_HEADER = "OFC-Version";
   const streams = new Map();  // url -> EventSource
-  const renewing = new Set();  // refused streams whose parts are being drawn anew
+  const renewing = new Set();  // refused streams whose parts are to be drawn anew
+  const drawnWhole = new WeakSet();  // the parts asked for whole, until answered
   const lastAsked = new Map();  // element id -> time of its last request
   let wanted = null;  // the newest version a push announced, as a number
   const underWay = new Set();  // live fetches and saves not answered yet (their XHRs)
@@ -143,7 +144,8 @@
 
   // The parts that still name a refused stream are asked for whole (no version: the
   // server draws them even when nothing changed), and bring a fresh pass; the stream
-  // is opened once they are in (htmx:afterRequest below).
+  // they name is opened once they are in (htmx:load), or the next ask is whole again
+  // when the answer did not come (htmx:afterRequest below).
   function renew(url) {
     const parts = listeners(url);
     if (!parts.length) {
@@ -192,8 +194,10 @@
     if (!isLive(event.detail.elt) || event.detail.verb !== "get") return;
     const shown = oldestShown();
     const url = new URL(event.detail.path, window.location.href);
-    if (renewing.has(event.detail.elt.dataset.stream)) url.searchParams.delete("version");
-    else if (shown !== null) url.searchParams.set("version", String(shown));
+    if (renewing.delete(event.detail.elt.dataset.stream)) {
+      url.searchParams.delete("version");
+      drawnWhole.add(event.detail.elt);
+    } else if (shown !== null) url.searchParams.set("version", String(shown));
     const round = document.querySelector("#entry-form input[name=round]");
     if (round && url.searchParams.has("round")) url.searchParams.set("round", round.value);
     event.detail.path = url.pathname + url.search;
@@ -329,11 +333,13 @@
   });
   // A swapped-in page part may bring a stream the page had not opened yet.
   document.addEventListener("htmx:load", openAll);
-  // A part drawn anew for a refused stream is in: its stream, with the pass it brought.
+  // A part asked for whole that got no answer (the part swapped in instead is off the
+  // page by now, where no event reaches the document): asked whole again.
   document.addEventListener("htmx:afterRequest", (event) => {
-    const url = event.detail.elt && event.detail.elt.dataset && event.detail.elt.dataset.stream;
-    if (!event.detail.successful || !url || !renewing.delete(url)) return;
-    window.setTimeout(openAll, 0);
+    const element = event.detail.elt;
+    if (!drawnWhole.has(element)) return;
+    drawnWhole.delete(element);
+    if (!event.detail.successful && element.dataset.stream) renewing.add(element.dataset.stream);
   });
   window.addEventListener("pagehide", () => Array.from(streams.keys()).forEach(close));
   if (document.readyState === "loading") {
