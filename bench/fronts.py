@@ -221,7 +221,7 @@ class OriginHandler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Cache-Control", "no-store")
         if self.server.mode == "nchan":
-            # As scorekeeper/views/streams.py hands a stream to ofcboard/front.py's nginx.
+            # As the app handed a stream to its nginx before its pages signed their own.
             self.send_header("X-Accel-Redirect", f"/_streams/{channel}")
             self.send_header("Content-Length", "0")
             self.end_headers()

@@ -84,7 +84,7 @@ def saves_seen(browser, server: Server, table: Table, saves: int) -> dict[str, l
     saver, others = pages[0][0], [page for page, _ in pages[1:]]
     if server.front:
         deadline = time.monotonic() + 10
-        while not all(any("/stream/" in url for url in streams) for _, streams in pages):
+        while not all(any("/streams/" in url for url in streams) for _, streams in pages):
             if time.monotonic() > deadline:
                 raise SystemExit("A page did not open its stream through the front.")
             saver.wait_for_timeout(50)

@@ -4,11 +4,11 @@ libnginx-mod-nchan`).
 
 It does two jobs no code of ours should:
 
-- **It holds the phones' streams.** A live page's stream is allowed by the app
-  (scorekeeper/views/streams.py) and handed here with ``X-Accel-Redirect``; Nchan keeps
-  it open and sends down it what the app publishes on its channel
-  (scorekeeper/services/push.py). An idle stream is a few kilobytes of nginx's memory and
-  no Python at all.
+- **It holds the phones' streams.** A live page names its stream with a pass the app
+  signed when it drew the page (scorekeeper/site/front_pass.py): nginx checks the pass
+  itself and Nchan keeps the stream open and sends down it what the app publishes on
+  its channel (scorekeeper/services/push.py). Opening a stream never reaches the app;
+  an idle stream is a few kilobytes of nginx's memory and no Python at all.
 - **It reads every request before the app sees it.** A body is read whole (with a
   deadline, BODY_SECONDS between two reads) before it is passed on, so a client that
   announces a body and never sends it holds a connection of nginx's, which costs
@@ -94,9 +94,9 @@ CONNECTIONS = 30000
 # The newest version of a channel is kept this long, for a phone that comes back.
 MESSAGE_SECONDS = 600
 # A stream is ended after this long and the phone's browser opens it again (an
-# EventSource does so by itself), through the app, which checks again whether it may
-# still listen: a member who left or logged out, or a big screen whose link was taken
-# back, hears nothing more a minute later.
+# EventSource does so by itself), with the pass of its page, checked again: once the
+# pass's hour is over (scorekeeper/site/front_pass.py), a page that has not been
+# drawn anew since hears nothing more, and asks for a fresh one (static/ofcboard/live.js).
 STREAM_SECONDS = 55
 
 
@@ -144,9 +144,9 @@ def config(
     """nginx's whole configuration: the phones' server on ``listen`` ("0.0.0.0:8000"),
     passing to the app servers ``apps`` ("127.0.0.1:8001"), and the app's publishing
     server on ``publish`` (loopback only). ``pass_secret`` checks the passes of the
-    phones signed in (the app signs them with it). With ``redis_url``, Nchan keeps its
-    channels in that Redis (under ``redis_namespace``), so every node's front sends
-    what any node's app published. Behind a TLS proxy or load balancer
+    phones signed in and the live pages' streams (the app signs them with it). With
+    ``redis_url``, Nchan keeps its channels in that Redis (under ``redis_namespace``),
+    so every node's front sends what any node's app published. Behind a TLS proxy or load balancer
     (``trusted_proxies``, its addresses or networks, or "*" for any), each request's
     address is the one that proxy says it came from, so the limits count phones, not
     the proxy; and the scheme it says is believed from it alone."""
@@ -173,6 +173,8 @@ def config(
         "body_in_memory": BODY_IN_MEMORY,
         "proxies": _proxies(trusted_proxies or []),
         "who_is_counted": _who_is_counted(pass_secret),
+        "pass_secret": pass_secret,
+        "streams_at": STREAMS_AT,
         "phone_holds": PHONE_HOLDS,
         "stranger_holds": STRANGER_HOLDS,
         "address_holds": ADDRESS_HOLDS,
@@ -209,6 +211,8 @@ class _NginxTemplate(string.Template):
 
 # The cookie a signed-in phone's pass comes in: "<id>.<expires>.<signature>".
 PASS_COOKIE = "ofcfront"
+# Where a page's signed stream is opened: "/streams/night-12?expires=T&pass=SIG".
+STREAMS_AT = "/streams/"
 
 
 def _proxies(trusted: list[str]) -> str:

@@ -46,7 +46,6 @@ process's threads that do the app's work from the 8 below.
 import argparse
 import os
 import resource
-import secrets
 import shutil
 import signal
 import socket
@@ -61,7 +60,13 @@ from ofcboard.front import Front, Nginx
 from ofcboard.front import find as find_front
 from ofcboard.front import start as start_front
 from ofcboard.lanes import HASHING_AT_ONCE, HASHING_WAITING, Lane, WSGIApp, in_lanes
-from ofcboard.ready import gettext_noop, in_settings_language, prepare, say_ready_once
+from ofcboard.ready import (
+    gettext_noop,
+    in_settings_language,
+    prepare,
+    say_ready_once,
+    settings_module,
+)
 
 # A phone on a bad Wi-Fi (or nginx, never) that starts a request and stalls is dropped
 # after this long without its headers.
@@ -179,14 +184,12 @@ def main(argv: list[str] | None = None) -> None:
         # A TLS proxy or load balancer before the front is the front's to believe; the
         # app believes the front alone, which passes on the phone's address.
         proxies = os.environ.get("OFCBOARD_TRUSTED_PROXY", "").split(",")
-        # Signs the passes of the phones signed in, which the front counts apart
-        # (scorekeeper/site/front_pass.py); new each start, so a pass lasts a run.
-        pass_secret = secrets.token_hex(32)
-        os.environ.update(
-            OFCBOARD_FRONT="1",
-            OFCBOARD_PUSH_URL=f"http://{publish}/",
-            OFCBOARD_FRONT_PASS_SECRET=pass_secret,
-        )
+        os.environ.update(OFCBOARD_FRONT="1", OFCBOARD_PUSH_URL=f"http://{publish}/")
+        # What the front checks the phones' passes and the pages' streams with
+        # (scorekeeper/site/front_pass.py), drawn from SECRET_KEY as the app draws it: the
+        # same at every start, so a page's stream outlives a restart. Read once the
+        # environment is set (see _say_which_way).
+        pass_secret = settings_module().FRONT_PASS_SECRET
         front = start_front(
             nginx,
             listen=f"{args.host}:{args.port}",

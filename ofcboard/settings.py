@@ -12,6 +12,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from scorekeeper.site.front_pass import front_secret
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -299,9 +301,10 @@ THROTTLE_CACHE_URL = os.environ.get("THROTTLE_CACHE_URL", CACHE_URL)
 # its own front sets it to that front's publishing address). Empty: no front, the pages
 # poll (scorekeeper/services/push.py).
 PUSH_URL = os.environ.get("OFCBOARD_PUSH_URL", "")
-# The secret the front checks a signed-in phone's pass with (scorekeeper/site/front_pass.py);
-# ofcboard/serve.py makes one each time it starts the front. Empty: no front, no pass.
-FRONT_PASS_SECRET = os.environ.get("OFCBOARD_FRONT_PASS_SECRET", "")
+# The secret the front checks what the app signed for it with, a signed-in phone's pass
+# and a live page's stream (scorekeeper/site/front_pass.py): drawn from SECRET_KEY, so
+# the same at every start and on every node sharing the key. Empty: no front.
+FRONT_PASS_SECRET = front_secret(SECRET_KEY) if PUSH_URL else ""
 INSTALLED_APPS += ["axes"]
 # Last, as axes asks: it turns a locked-out login into the page's refusal in words.
 MIDDLEWARE += ["scorekeeper.site.middleware.private_pages", "axes.middleware.AxesMiddleware"]

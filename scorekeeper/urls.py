@@ -19,7 +19,6 @@ from scorekeeper.views import (
     seasons,
     seats,
     sign_ins,
-    streams,
 )
 
 register_converter(IdConverter, "id")
@@ -38,7 +37,6 @@ PASSWORD_ROUTES = (LOGIN, SIGNUP, JOIN)
 GROUP_PAGES = [
     ("", groups.group_detail, "group_detail"),
     ("live/", groups.group_live, "group_live"),
-    ("stream/", streams.group_stream, "group_stream"),
     ("new-link/", groups.group_new_link, "group_new_link"),
     ("leave/", groups.group_leave, "group_leave"),
     ("members/<int:user_id>/remove/", groups.group_remove_member, "group_remove_member"),
@@ -63,7 +61,6 @@ GROUP_PAGES = [
 NIGHT_PAGES = [
     ("", nights.night_detail, "night_detail"),
     ("live/", nights.night_live, "night_live"),
-    ("stream/", streams.night_stream, "night_stream"),
     ("entry/", nights.entry_save, "entry_save"),
     ("end/", nights.night_end, "night_end"),
     ("call-off/", call_off.night_call_off, "night_call_off"),
@@ -109,7 +106,6 @@ urlpatterns = [
     path(JOIN + "<str:token>/", groups.join, name="join"),
     path("screen/<str:token>/", screens.shared_screen, name="shared_screen"),
     path("screen/<str:token>/live/", screens.shared_screen_live, name="shared_screen_live"),
-    path("screen/<str:token>/stream/", streams.shared_screen_stream, name="shared_screen_stream"),
     path("groups/new/", groups.group_create, name="group_create"),
 ]
 

@@ -8,7 +8,9 @@ Without the front the server is for a table's own Wi-Fi and holds off none of th
 """
 
 import contextlib
+import html
 import os
+import re
 import secrets
 import selectors
 import socket
@@ -17,11 +19,13 @@ import time
 from unittest import mock
 
 import pytest
+from django.conf import settings
 
 from ofcboard import front
 from ofcboard.ready import in_language
 from ofcboard.refusals import BUSY
 from scorekeeper.models import Entry, Night
+from scorekeeper.site.front_pass import front_secret, signed_stream
 from tests.helpers import make_night
 from tests.test_server_front import (
     HeldBodies,
@@ -48,13 +52,13 @@ def behind_the_front(transactional_db):
 
 
 class Stream:
-    """A page's stream, read on a socket of its own: the versions it was told."""
+    """A page's stream, read on a socket of its own: the versions it was told. Opened
+    with no cookie at all: its signed address is all it takes."""
 
-    def __init__(self, port: int, phone: Phone, path: str) -> None:
+    def __init__(self, port: int, path: str) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-            f"Cookie: {phone.cookie}\r\n\r\n".encode()
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
         )
         self.said = b""
         self.head = self._read_until(b"\r\n\r\n")
@@ -104,16 +108,24 @@ def play_rounds(phones: dict[str, Phone], night: Night, rounds: int) -> list[flo
     return waits
 
 
+def named_stream(page: str) -> str:
+    """The stream a page names (data-stream), as a browser reads the attribute."""
+    found = re.search(r'data-stream="([^"]+)"', page)
+    assert found, "the page names no stream"
+    return html.unescape(found.group(1))
+
+
 def test_a_save_reaches_the_other_phones_streams_at_once(behind_the_front):
     night = make_night(PLAYERS)
     phones = phones_at(behind_the_front, night)
-    night_stream = Stream(behind_the_front, phones["Bram"], f"/nights/{night.pk}/stream/")
-    group_stream = Stream(behind_the_front, phones["Chris"], f"/groups/{night.group_id}/stream/")
+    # Each page says where its stream is, and loads what listens to it.
+    _, page = phones["Bram"].request("GET", f"/nights/{night.pk}/")
+    assert "ofcboard/live." in page
+    _, group_page = phones["Chris"].request("GET", f"/groups/{night.group_id}/")
+    night_stream = Stream(behind_the_front, named_stream(page))
+    group_stream = Stream(behind_the_front, named_stream(group_page))
     try:
-        # The page says where its stream is, and loads what listens to it.
-        _, page = phones["Bram"].request("GET", f"/nights/{night.pk}/")
-        assert f'data-stream="/nights/{night.pk}/stream/"' in page
-        assert "ofcboard/live." in page
+        assert named_stream(page).startswith(f"/streams/night-{night.pk}?expires=")
         assert night_stream.head.startswith(b"HTTP/1.1 200")
         assert b"text/event-stream" in night_stream.head
         saved = time.monotonic()
@@ -128,21 +140,49 @@ def test_a_save_reaches_the_other_phones_streams_at_once(behind_the_front):
         group_stream.close()
 
 
-def test_a_stranger_cannot_listen_to_a_night(behind_the_front):
-    night = make_night(PLAYERS)
-    other = make_night(("Dirk", "Eva"))
-    stranger = phones_at(behind_the_front, other)["Dirk"]
-    stream = Stream(behind_the_front, stranger, f"/nights/{night.pk}/stream/")
+def status_of(port: int, path: str) -> int:
+    stream = Stream(port, path)
     try:
-        assert stream.head.startswith(b"HTTP/1.1 404")
+        return int(stream.head.split()[1])
     finally:
         stream.close()
-    # Nor reach the front's own place for streams from outside.
-    inside = Stream(behind_the_front, stranger, f"/_streams/night-{night.pk}")
+
+
+def test_the_front_alone_checks_a_streams_pass(behind_the_front):
+    """Signed as the served app signs (its secret drawn from the same SECRET_KEY): a good
+    pass streams without any cookie, so without the app, which would send a phone with
+    no session to log in; a pass made up, another channel's or one whose hour is over
+    is refused by nginx."""
+    night = make_night(PLAYERS)
+    secret = front_secret(settings.SECRET_KEY)
+    now = time.time()
+    good = signed_stream(secret, f"night-{night.pk}", now)
+    stream = Stream(behind_the_front, good)
     try:
-        assert inside.head.startswith(b"HTTP/1.1 404")
+        assert stream.head.startswith(b"HTTP/1.1 200")
+        assert b"text/event-stream" in stream.head
+        assert b"Set-Cookie" not in stream.head  # no answer of the app's
     finally:
-        inside.close()
+        stream.close()
+    forged = re.sub(r"pass=.", lambda found: "pass=B" if found[0] != "pass=B" else "pass=C", good)
+    another = signed_stream(secret, f"night-{night.pk + 1}", now)
+    other_channel = another.replace(f"night-{night.pk + 1}", f"night-{night.pk}")
+    over = signed_stream(secret, f"night-{night.pk}", now - 3 * 60 * 60)
+    wrong_secret = signed_stream("not the secret", f"night-{night.pk}", now)
+    statuses = {
+        "made up": status_of(behind_the_front, forged),
+        "another channel's": status_of(behind_the_front, other_channel),
+        "another secret's": status_of(behind_the_front, wrong_secret),
+        "none": status_of(behind_the_front, f"/streams/night-{night.pk}"),
+        "over": status_of(behind_the_front, over),
+    }
+    assert statuses == {
+        "made up": 403,
+        "another channel's": 403,
+        "another secret's": 403,
+        "none": 403,
+        "over": 410,
+    }
 
 
 def a_page(headers: str = "") -> bytes:
@@ -339,8 +379,8 @@ def test_two_nodes_fronts_share_their_streams_through_redis(transactional_db):
             for _ in range(2):
                 nodes.append(serving_the_test_database("tests.settings", "--front", "yes"))
         (_, saving), (_, listening) = nodes
-        bram = phones_at(listening, night)["Bram"]
-        stream = Stream(listening, bram, f"/nights/{night.pk}/stream/")
+        _, page = phones_at(listening, night)["Bram"].request("GET", f"/nights/{night.pk}/")
+        stream = Stream(listening, named_stream(page))
         try:
             assert stream.head.startswith(b"HTTP/1.1 200")
             anna = phones_at(saving, night)["Anna"]

@@ -3,7 +3,7 @@ the front `make run` starts (`python -m ofcboard.serve --front yes`): held bodie
 not grow nginx past a bound, a client behind the table's router cannot stop the
 table, the static files are limited too, an IPv6 /64 counts as one address, the
 throttle remembers an address's count past 10,000 others, nginx writes no secret to
-its log, a stream ends once its right does, and a front that dies is started again.
+its log, and a front that dies is started again.
 
 Each attack is a few seconds; the table's saves are timed as tests/test_front.py does.
 """
@@ -25,18 +25,16 @@ from django.db import transaction
 from django.test import RequestFactory
 
 from ofcboard import front
-from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from scorekeeper.site.throttle import WRONG_CODES_PER_ADDRESS, count_wrong_code
 from tests.helpers import make_night
 from tests.test_front import (
     SAVE_SECONDS,
     Flood,
-    Stream,
     play_rounds,
     refused_soon,
     status_from,
 )
-from tests.test_server_front import HeldBodies, Phone, from_address, phones_at
+from tests.test_server_front import HeldBodies, from_address, phones_at
 from tests.test_server_front import serving_the_test_database as serving
 
 pytestmark = pytest.mark.skipif(front.find() is None, reason="nginx with Nchan is not installed")
@@ -268,33 +266,6 @@ def test_nginx_writes_no_secret_to_its_log(served, transactional_db):
     written = served.log.read_text()
     assert written.count("client intended to send too large body") >= 3
     assert not [secret for secret in SECRETS if secret in written], written
-
-
-def test_a_stream_ends_once_its_right_does(transactional_db):
-    """A big screen's stream, its link taken back: the stream is ended within the
-    front's re-check, and opening it again is refused."""
-    night = make_night(PLAYERS)
-    night = share_screen(night=night, by=night.seats.first().user)
-    path = f"/screen/{night.screen_token}/stream/"
-    with mock.patch.dict(os.environ, {"OFCBOARD_STREAM_SECONDS": "2"}):
-        process, port = serving("tests.settings", "--front", "yes")
-    anyone = Phone(port, "none")
-    try:
-        stream = Stream(port, anyone, path)
-        assert stream.head.startswith(b"HTTP/1.1 200")
-        stop_sharing_screen(night=night, by=night.seats.first().user)
-        taken_back = time.monotonic()
-        stream.sock.settimeout(10)
-        with contextlib.suppress(OSError):
-            while stream.sock.recv(4096):
-                pass
-        assert time.monotonic() - taken_back < 4
-        stream.close()
-        again = Stream(port, anyone, path)
-        assert not again.head.startswith(b"HTTP/1.1 200")
-        again.close()
-    finally:
-        stop(process)
 
 
 def test_a_front_that_dies_is_started_again_and_the_server_says_so(transactional_db, tmp_path):

@@ -38,15 +38,30 @@ def test_the_phones_server_bounds_bodies_headers_phones_and_addresses():
     assert f"limit_conn address_holds {front.ADDRESS_HOLDS};" in text
     assert f"limit_conn stranger_bodies {front.STRANGER_BODIES};" in text
     assert f"rate={front.PHONE_ASKS_PER_SECOND}r/s" in text
-    # The limits are on the one place a request from outside lands (the static files
-    # too); every other place of the phones' server is reached only from inside.
+    # Every place a request from outside lands carries the limits, each of them: the
+    # pages (the static files too) and the streams; every other place of the phones'
+    # server is reached only from inside.
+    limits = [
+        f"limit_conn phone_holds {front.PHONE_HOLDS};",
+        f"limit_conn stranger_holds {front.STRANGER_HOLDS};",
+        f"limit_conn address_holds {front.ADDRESS_HOLDS};",
+        f"limit_conn stranger_bodies {front.STRANGER_BODIES};",
+        f"limit_req zone=phone_asks burst={front.PHONE_BURST} nodelay;",
+        f"limit_req zone=stranger_asks burst={front.STRANGER_BURST} nodelay;",
+        f"limit_req zone=address_asks burst={front.ADDRESS_BURST} nodelay;",
+    ]
     phones_server = text.split("# Where the app publishes")[0]
     places = phones_server.split("location ")[1:]
-    assert places[0].startswith("/ {") and "limit_req zone=stranger_asks" in places[0]
-    for place in places[1:]:
-        assert "internal;" in place.split("}")[0]
-    # The pass is checked with the secret it was signed with.
+    outside = [place for place in places if "internal;" not in place]
+    assert [place.split(" {")[0] for place in outside] == [
+        "/",
+        "~ ^/streams/(?<channel>[a-z]+-[0-9]+)$",
+    ]
+    for place in outside:
+        assert all(limit in place for limit in limits), place
+    # The pass and the streams are checked with the secret they were signed with.
     assert 'secure_link_md5 "$pass_id.$secure_link_expires.s3cret";' in text
+    assert 'secure_link_md5 "$channel.$secure_link_expires.s3cret";' in text
     # Every temporary file nginx was built to keep goes into the front's own folder.
     assert f"client_body_temp_path {Path('front') / 'client_body'};" in text
     assert f"proxy_temp_path {Path('front') / 'proxy'};" in text
@@ -57,11 +72,14 @@ def test_a_stream_is_ended_for_its_right_to_be_checked_again():
     assert front.STREAM_SECONDS < 60
 
 
-def test_streams_are_held_only_where_the_app_hands_them_over():
+def test_streams_are_held_only_where_their_pass_is_checked():
     text = written()
-    stream_place = text.split("location ~ ^/_streams/")[1].split("}")[0]
-    assert "internal;" in stream_place
+    stream_place = text.split("location ~ ^/streams/")[1].split("# The front's refusals")[0]
+    assert "secure_link $arg_pass,$arg_expires;" in stream_place
+    assert 'if ($secure_link = "") {\n        return 403;' in stream_place
+    assert 'if ($secure_link = "0") {\n        return 410;' in stream_place
     assert "nchan_subscriber eventsource;" in stream_place
+    assert text.count("nchan_subscriber ") == 1
     # The publishing server listens where it was told: loopback, not the phones' side.
     publishing = text.split("# Where the app publishes")[1]
     assert "listen 127.0.0.1:8002;" in publishing

@@ -1,16 +1,25 @@
 """Changes pushed to the phones, through the front that holds their streams.
 
 Each live page opens one stream (Server-Sent Events) on its night's or its group's
-channel. The stream is asked of an ordinary Django view, which checks who may listen
-as the page does and then hands the connection to the front with ``X-Accel-Redirect``
-(:func:`hand_to_the_front`): nginx's Nchan module holds it from there, so a waiting
-phone costs the app no thread and no database connection. When a door's transaction
-commits, :func:`after_commit` publishes each changed channel's new version once
-("version 58") to the front, which sends it down every stream on the channel; the page
-then asks for its fragment as it always did, through the same view and the same access
-rule. The versions are read on the request's thread, just after the commit; the posts
-go out from a thread of their own (:mod:`scorekeeper.services.publisher`), so a front that
-hangs costs a save nothing.
+channel, at the address :func:`stream_url` signed for that channel when the page was
+drawn: "/streams/night-12?expires=T&pass=SIG". The page's own view has already checked
+who may see it, so the pass says only "this page may listen to this channel until T".
+nginx checks the pass itself and its Nchan module holds the stream (ofcboard/front.py):
+opening a stream never reaches the app, so a waiting phone costs it no thread and no
+database connection, and 10,000 phones coming back after a restart cost it nothing.
+This signed address is the one door to a stream; there is no stream view in the app.
+When a door's transaction commits, :func:`after_commit` publishes each changed
+channel's new version once ("version 58") to the front, which sends it down every
+stream on the channel; the page then asks for its fragment as it always did, through
+its own view and its access rule. The versions are read on the request's thread, just
+after the commit; the posts go out from a thread of their own
+(:mod:`scorekeeper.services.publisher`), so a front that hangs costs a save nothing.
+
+Taken back: a member removed, a big screen's link taken back, keeps a stream already
+named until its T (two hours at most, scorekeeper/site/front_pass.py), and hears on it
+only "version N", never what changed: every fetch of the page or its parts is refused
+at once, as before. The pass is signed with a secret drawn from SECRET_KEY, so a
+page's stream outlives a restart of the server.
 
 A night's own pages (the night, its cards, its big screen) listen on the night's
 channel; the group page and every settlement listen on the group's, where each change
@@ -19,21 +28,19 @@ clears 300 finished nights) is one message on the group's channel, plus one for 
 of those nights still running, whose own pages show it.
 
 Without a front (settings.PUSH_URL empty: `make run` on a machine with no nginx, or the
-tests' own servers), nothing is published, a stream is answered 204 (an EventSource
-stops there), and the pages poll every 2 s as before.
+tests' own servers), nothing is published, no page names a stream, and the pages poll
+every 2 s as before.
 """
 
+import time
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpResponse
 
 from scorekeeper.models import Group, Night
 from scorekeeper.services.publisher import publisher
-
-# Where the front takes a stream handed over by the app (nginx's internal location).
-STREAMS_AT = "/_streams/"
+from scorekeeper.site.front_pass import signed_stream
 
 
 def is_on() -> bool:
@@ -48,15 +55,11 @@ def group_channel(group_id: int) -> str:
     return f"group-{group_id}"
 
 
-def hand_to_the_front(channel: str) -> HttpResponse:
-    """The answer to a stream the app allowed: the front subscribes the connection to
-    ``channel``; without a front, 204, so the page keeps polling."""
+def stream_url(channel: str) -> str:
+    """The address a page drawn now listens on ``channel`` at; "" without a front."""
     if not is_on():
-        return HttpResponse(status=204)
-    answer = HttpResponse()
-    answer["X-Accel-Redirect"] = STREAMS_AT + channel
-    answer["Cache-Control"] = "no-store"
-    return answer
+        return ""
+    return signed_stream(settings.FRONT_PASS_SECRET, channel, time.time())
 
 
 def after_commit(*, night_ids: Iterable[int] = (), group_ids: Iterable[int] = ()) -> None:

@@ -1,13 +1,21 @@
-"""The pass a signed-in phone carries for the front (ofcboard/front.py), so that nginx
-counts its requests by phone, not by the address it shares with every other phone and
-client behind the same router.
+"""What the app signs for its front (ofcboard/front.py) to check by itself, with no
+call to the app: nginx's secure_link signature (an MD5 of the text and a secret only
+the app and its front know, base64url without padding) and an expiry.
 
-The pass is a cookie: an id, an expiry and nginx's secure_link signature of the two
-with a secret that only the app and its front know (ofcboard/serve.py makes one at
-each start). The id stands for the session without giving it away. nginx checks the
-signature and the expiry itself, with no call to the app, so a pass made up by a
-client counts as no pass: that client is counted by its address. Without a front
-(no secret) there is no pass.
+- **A signed-in phone's pass**, so that nginx counts its requests by phone, not by the
+  address it shares with every other phone and client behind the same router. The
+  pass is a cookie: an id, an expiry and the signature of the two. The id stands for
+  the session without giving it away. A pass made up by a client counts as no pass:
+  that client is counted by its address.
+- **A live page's stream** (:func:`signed_stream`): the address the page listens on,
+  "/streams/night-12?expires=T&pass=SIG", signed for the channel and T when the page
+  is drawn, for whoever the page is drawn for (the page's own view has checked that
+  already). nginx checks it and holds the stream (Nchan); opening it never reaches
+  the app, so 10,000 phones coming back after a restart cost the app nothing.
+
+The secret is drawn from SECRET_KEY (:func:`front_secret`, settings.FRONT_PASS_SECRET),
+so it is the same at every start and on every node sharing the key: a pass and a
+page's stream outlive a restart. Without a front (no secret) nothing is signed.
 """
 
 import base64
@@ -18,13 +26,32 @@ import time
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponse
+from django.utils.crypto import salted_hmac
 
-from ofcboard.front import PASS_COOKIE
+from ofcboard.front import PASS_COOKIE, STREAMS_AT
 from scorekeeper.site.middleware import Handler
 
 PASS_DAYS = 7
 # A pass this close to its end is replaced on the phone's next answer.
 RENEW_SECONDS = 24 * 60 * 60
+
+
+# A page's stream lasts until the end of the next whole hour: every page drawn within
+# an hour names the same address (a live part swapped in keeps its stream), and a
+# member removed or a big screen's link taken back keeps hearing "version N" on a
+# stream already open for two hours at most, while every fetch is refused at once.
+STREAM_HOURS = 1
+
+
+def front_secret(secret_key: str) -> str:
+    """The secret the app and its front share, drawn from Django's SECRET_KEY."""
+    return salted_hmac("ofcboard.front", "signed for the front", secret=secret_key).hexdigest()
+
+
+def _signature(text: str, secret: str) -> str:
+    """nginx's secure_link_md5 of "<text>.<secret>", as secure_link reads it."""
+    digest = hashlib.md5(f"{text}.{secret}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def pass_id(secret: str, session_key: str) -> str:
@@ -35,9 +62,21 @@ def signed_pass(secret: str, session_key: str, expires: int) -> str:
     """The cookie's value: "<id>.<expires>.<signature>", the signature as nginx's
     secure_link_md5 expects it (ofcboard/front.py: "$pass_id.$secure_link_expires.secret")."""
     phone = pass_id(secret, session_key)
-    digest = hashlib.md5(f"{phone}.{expires}.{secret}".encode()).digest()
-    signature = base64.urlsafe_b64encode(digest).decode().rstrip("=")
-    return f"{phone}.{expires}.{signature}"
+    return f"{phone}.{expires}.{_signature(f'{phone}.{expires}', secret)}"
+
+
+def stream_expires(now: float) -> int:
+    """When a stream named at ``now`` stops opening: the end of the next whole hour."""
+    hour = 60 * 60
+    return (int(now) // hour + 1 + STREAM_HOURS) * hour
+
+
+def signed_stream(secret: str, channel: str, now: float) -> str:
+    """A page's stream on ``channel`` ("night-12"), as nginx checks it (ofcboard/nginx.conf:
+    "$channel.$secure_link_expires.secret")."""
+    expires = stream_expires(now)
+    signature = _signature(f"{channel}.{expires}", secret)
+    return f"{STREAMS_AT}{channel}?expires={expires}&pass={signature}"
 
 
 def _still_good(secret: str, session_key: str, value: str, now: float) -> bool:

@@ -14,6 +14,7 @@ from scorekeeper.reads.groups import link_qr
 from scorekeeper.reads.nights import night_state
 from scorekeeper.reads.polls import night_now, shared_night_now
 from scorekeeper.reads.results import night_chart
+from scorekeeper.services import push
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
 from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
 from scorekeeper.views.groups import link_gone
@@ -21,22 +22,21 @@ from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import unchanged_poll
 
 
-def _screen_context(night: Night, live_url: str, stream_url: str) -> dict:
+def _screen_context(night: Night, live_url: str) -> dict:
     """What the big screen shows, first and at every poll: the standings, who the round
-    waits for, and the night's chart in the players' colours."""
+    waits for, and the night's chart in the players' colours; and the night's stream,
+    the same for a member's screen and a shared one."""
     return {
         "night": night,
         "state": night_state(night),
         "chart": night_chart(night),
         "live_url": live_url,
-        "stream_url": stream_url,
+        "stream_url": push.stream_url(push.night_channel(night.pk)),
     }
 
 
-def _screen(
-    request: HttpRequest, night: Night, live_url: str, stream_url: str, template: str
-) -> HttpResponse:
-    return render(request, template, _screen_context(night, live_url, stream_url))
+def _screen(request: HttpRequest, night: Night, live_url: str, template: str) -> HttpResponse:
+    return render(request, template, _screen_context(night, live_url))
 
 
 @require_GET
@@ -47,7 +47,6 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         **_screen_context(
             night,
             reverse("night_screen_live", args=[night.pk]),
-            reverse("night_stream", args=[night.pk]),
         ),
         "group": night.group,
         "at_table": night.is_at_table(request.user),
@@ -64,8 +63,7 @@ def night_screen(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
 def night_screen_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     live_url = reverse("night_screen_live", args=[night.pk])
-    stream_url = reverse("night_stream", args=[night.pk])
-    return _screen(request, night, live_url, stream_url, "scorekeeper/night_screen.html#screen")
+    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
 
 
 def _shared_night(token: str) -> Night | None:
@@ -81,7 +79,6 @@ def shared_screen(request: HttpRequest, token: str) -> HttpResponse:
         **_screen_context(
             night,
             reverse("shared_screen_live", args=[token]),
-            reverse("shared_screen_stream", args=[token]),
         ),
         "shared": True,
     }
@@ -100,8 +97,7 @@ def shared_screen_live(request: HttpRequest, token: str) -> HttpResponse:
             status=HttpResponseStopPolling.status_code,
         )
     live_url = reverse("shared_screen_live", args=[token])
-    stream_url = reverse("shared_screen_stream", args=[token])
-    return _screen(request, night, live_url, stream_url, "scorekeeper/night_screen.html#screen")
+    return _screen(request, night, live_url, "scorekeeper/night_screen.html#screen")
 
 
 @require_POST

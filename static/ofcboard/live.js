@@ -12,6 +12,12 @@
 // refused), every 2 s as before. The stream is closed while the page is hidden and
 // opened again when it is shown, with one poll at once to catch up on what it missed.
 //
+// A stream's address carries a pass the server signed when it drew the part, good for
+// an hour or two (scorekeeper/site/front_pass.py), so a part swapped in may name a new
+// one: the stream no part names any more is closed and the new one opened. A stream
+// refused (its pass over, or the front busy) is tried again after REOPEN_MS at the
+// address its part names then, the part first drawn anew, which brings a fresh pass.
+//
 // The night page's parts each say the night's version they were drawn from
 // (data-version; the server draws a page from one moment, reads/nights.py), and every
 // live answer says its own (the OFC-Version header). Phones at a table save at the same
@@ -26,6 +32,8 @@
   const REOPEN_MS = 5000;
   const VERSION_HEADER = "OFC-Version";
   const streams = new Map();  // url -> EventSource
+  const renewing = new Set();  // refused streams whose parts are to be drawn anew
+  const drawnWhole = new WeakSet();  // the parts asked for whole, until answered
   const lastAsked = new Map();  // element id -> time of its last request
   let wanted = null;  // the newest version a push announced, as a number
   const underWay = new Set();  // live fetches and saves not answered yet (their XHRs)
@@ -101,7 +109,7 @@
   }
 
   function open(url) {
-    if (streams.has(url) || document.hidden) return;
+    if (streams.has(url) || renewing.has(url) || document.hidden) return;
     const source = new EventSource(url);
     streams.set(url, source);
     source.addEventListener("open", () => {
@@ -118,10 +126,11 @@
     source.addEventListener("error", () => {
       say("closed");
       // The browser reconnects by itself after a dropped connection; a stream refused
-      // outright (no front, a 404) is closed for good, and tried again later.
+      // outright (its pass over, the front busy) is closed for good, and tried again
+      // later with the pass its part brings then.
       if (source.readyState === EventSource.CLOSED) {
         close(url);
-        window.setTimeout(() => { if (listeners(url).length) open(url); }, REOPEN_MS);
+        window.setTimeout(() => renew(url), REOPEN_MS);
       }
     });
   }
@@ -133,8 +142,26 @@
     say("closed");
   }
 
+  // The parts that still name a refused stream are asked for whole (no version: the
+  // server draws them even when nothing changed), and bring a fresh pass; the stream
+  // they name is opened once they are in (htmx:load), or the next ask is whole again
+  // when the answer did not come (htmx:afterRequest below).
+  function renew(url) {
+    const parts = listeners(url);
+    if (!parts.length) {
+      openAll();  // a part swapped in meanwhile names another
+      return;
+    }
+    renewing.add(url);
+    parts.forEach(ask);
+  }
+
+  // The streams the page names now: one no part names any more is closed (a part
+  // swapped in brought a new pass), and each named is open.
   function openAll() {
-    document.querySelectorAll("[data-stream]").forEach((element) => open(element.dataset.stream));
+    const named = new Set([...document.querySelectorAll("[data-stream]")].map((element) => element.dataset.stream));
+    [...streams.keys()].filter((url) => !named.has(url)).forEach(close);
+    named.forEach(open);
   }
 
   // A live fetch waits while another is under way, a save is, or a finger is down; a
@@ -167,7 +194,10 @@
     if (!isLive(event.detail.elt) || event.detail.verb !== "get") return;
     const shown = oldestShown();
     const url = new URL(event.detail.path, window.location.href);
-    if (shown !== null) url.searchParams.set("version", String(shown));
+    if (renewing.delete(event.detail.elt.dataset.stream)) {
+      url.searchParams.delete("version");
+      drawnWhole.add(event.detail.elt);
+    } else if (shown !== null) url.searchParams.set("version", String(shown));
     const round = document.querySelector("#entry-form input[name=round]");
     if (round && url.searchParams.has("round")) url.searchParams.set("round", round.value);
     event.detail.path = url.pathname + url.search;
@@ -303,6 +333,14 @@
   });
   // A swapped-in page part may bring a stream the page had not opened yet.
   document.addEventListener("htmx:load", openAll);
+  // A part asked for whole that got no answer (the part swapped in instead is off the
+  // page by now, where no event reaches the document): asked whole again.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const element = event.detail.elt;
+    if (!drawnWhole.has(element)) return;
+    drawnWhole.delete(element);
+    if (!event.detail.successful && element.dataset.stream) renewing.add(element.dataset.stream);
+  });
   window.addEventListener("pagehide", () => Array.from(streams.keys()).forEach(close));
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", openAll);

@@ -102,10 +102,12 @@ class Phones:
 
     def _note(self, name: str, answer) -> None:
         address = urlsplit(answer.url)
-        if address.path.endswith("/stream/"):
+        if address.path.startswith("/streams/"):
             self.streams.append((name, answer.status))
         if address.path.endswith("/live/") and answer.status == 200:
-            self.fragments.setdefault(name, []).append(parse_qs(address.query)["version"][0])
+            # No version: drawn whole, for a fresh stream pass (a stream refused).
+            version = parse_qs(address.query).get("version", ["whole"])[0]
+            self.fragments.setdefault(name, []).append(version)
 
     def _note_violation(self, message) -> None:
         if "Content Security Policy" in message.text:
@@ -152,7 +154,7 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
         # Cut: the two other phones' streams drop and cannot come back for now; they
         # ask every 2 s again, and Bram's total still reaches Chris.
         for page in (bram, chris):
-            page.route("**/stream/", lambda route: route.abort())
+            page.route("**/streams/**", lambda route: route.abort())
         cut_the_streams(process.pid, night)
         for page in (bram, chris):
             expect(page.locator("html")).to_have_attribute("data-stream-state", "closed")
@@ -162,7 +164,7 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
         # Back: the streams open again by themselves, and the round going through shows
         # on the other phones within a second again.
         for page in (bram, chris):
-            page.unroute("**/stream/")
+            page.unroute("**/streams/**")
         for page in (bram, chris):
             expect(page.locator("html")).to_have_attribute(
                 "data-stream-state", "open", timeout=OPENS_WITHIN_MS
@@ -181,5 +183,32 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
         for name, versions in phones.fragments.items():
             assert len(versions) == len(set(versions)), (name, versions)
         assert phones.violations == []
+    finally:
+        phones.close()
+
+
+def test_a_refused_stream_is_opened_again_with_the_pass_its_part_brings(browser, site):
+    """A stream refused outright (its pass over: 410) closes; the page polls, draws its
+    live part whole for a fresh pass and opens the stream that part names."""
+    _, url = site
+    night = make_night(("Anna", "Bram"))
+    phones = Phones(browser, url, night)
+    anna = phones.pages["Anna"]
+    try:
+        html = anna.locator("html")
+        expect(html).to_have_attribute("data-stream-state", "open", timeout=OPENS_WITHIN_MS)
+        anna.route("**/streams/**", lambda route: route.fulfill(status=410))
+        # Hidden and shown again: the stream is closed and opened again, and refused.
+        anna.evaluate(
+            "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'));"
+            "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'));"
+        )
+        expect(html).to_have_attribute("data-stream-state", "closed")
+        anna.unroute("**/streams/**")
+        expect(html).to_have_attribute("data-stream-state", "open", timeout=OPENS_WITHIN_MS + 5000)
+        # Drawn whole for its fresh pass, not opened again at the address refused.
+        assert "whole" in phones.fragments.get("Anna", []), phones.fragments
     finally:
         phones.close()
