@@ -43,3 +43,7 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.services.nights import night_ended
 
         night_ended.connect(keep_backup_after_a_night, dispatch_uid="keep_backup_after_a_night")
+        from scorekeeper.services.push import night_told
+        from scorekeeper.views.pushed_parts import carry_the_live_part
+
+        night_told.connect(carry_the_live_part, dispatch_uid="carry_the_live_part")

@@ -22,10 +22,15 @@ at once, as before. The pass is signed with a secret drawn from SECRET_KEY, so a
 page's stream outlives a restart of the server.
 
 A night's own pages (the night, its cards, its big screen) listen on the night's
-channel; the group page and every settlement listen on the group's, where each change
-to any of its nights is published too. So a change across nights (a payment that
-clears 300 finished nights) is one message on the group's channel, plus one for each
-of those nights still running, whose own pages show it.
+channel, which is for its group's members: the message for a running night carries
+the night page's live part too, as each member's phone would fetch it
+(views/pushed_parts.py, through :data:`night_told`), so the phones at the table show
+a change without asking for it. A big screen's shared link listens on the night's
+screen channel, told the version alone. The group page and every settlement listen on
+the group's, where each change to any of its nights is published too. So a change
+across nights (a payment that clears 300 finished nights) is one message on the
+group's channel, plus one for each of those nights still running, whose own pages
+show it.
 
 Without a front (settings.PUSH_URL empty: `make run` on a machine with no nginx, or the
 tests' own servers), nothing is published, no page names a stream, and the pages poll
@@ -37,10 +42,15 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 
 from scorekeeper.models import Group, Night
 from scorekeeper.services.publisher import publisher
 from scorekeeper.site.front_pass import signed_stream
+
+# Sent with night_id and version as a night's message is made: what a receiver returns
+# (a line of text) goes in the message after the version.
+night_told = Signal()
 
 
 def is_on() -> bool:
@@ -49,6 +59,11 @@ def is_on() -> bool:
 
 def night_channel(night_id: int) -> str:
     return f"night-{night_id}"
+
+
+def screen_channel(night_id: int) -> str:
+    """A night's big screens shown through their shared link: not its members."""
+    return f"screen-{night_id}"
 
 
 def group_channel(group_id: int) -> str:
@@ -79,12 +94,14 @@ def publish(night_ids: list[int], group_ids: list[int]) -> None:
     older version arriving late costs one empty poll, never a wrong page."""
     versions = Night.objects.filter(pk__in=night_ids).order_by().values_list("pk", "version")
     for night_id, version in versions:
-        _send(night_channel(night_id), str(version))
+        carried = [said for _, said in night_told.send(Night, night_id=night_id, version=version)]
+        _send(night_channel(night_id), "\n".join([f"version {version}", *filter(None, carried)]))
+        _send(screen_channel(night_id), f"version {version}")
     for group_id in group_ids:
         fingerprint = Group.objects.filter(pk=group_id).nights_version()
         if fingerprint is not None:
-            _send(group_channel(group_id), fingerprint)
+            _send(group_channel(group_id), f"version {fingerprint}")
 
 
-def _send(channel: str, version: str) -> None:
-    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, f"version {version}")
+def _send(channel: str, message: str) -> None:
+    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, message)

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -34,6 +35,7 @@ from scorekeeper.views.access import (
 from scorekeeper.views.offline import invalid_reply, queued, refused_reply, saved_reply
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.polling import shown_version, unchanged_poll
+from scorekeeper.views.pushed_parts import asked_in
 from scorekeeper.views.shared_parts import SharedNight, shared_night
 
 
@@ -159,6 +161,7 @@ def night_detail(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
     night = member_night(request, night_id)
     context = _night_context(request.user, night, for_seat=row_id(request.GET.get("for", "")))
     context["seat_draw"] = _seat_draw(night, context["state"])
+    asked_in(night.pk, get_language())  # its changes are pushed in this language too
     return render(request, "scorekeeper/night.html", context)
 
 
@@ -174,6 +177,7 @@ def night_live(request: AuthenticatedRequest, night_id: int) -> HttpResponse:
         return HttpResponseClientRedirect(reverse("night_settle", args=[night.pk]))
     # Every phone of the night shares the version's parts: rendered by the first to ask.
     shared = shared_night(night)
+    asked_in(night.pk, get_language())
     own = shared.own(request.user)
     # Replace the entry form only when a new round opened, never under someone's thumb...
     oob_form = (

@@ -24,14 +24,15 @@ from scorekeeper.views.polling import unchanged_poll
 
 def _screen_context(night: Night, live_url: str) -> dict:
     """What the big screen shows, first and at every poll: the standings, who the round
-    waits for, and the night's chart in the players' colours; and the night's stream,
-    the same for a member's screen and a shared one."""
+    waits for, and the night's chart in the players' colours; and the night's screen
+    stream, the same for a member's screen and a shared one: told the version alone,
+    not the members' night page (views/pushed_parts.py)."""
     return {
         "night": night,
         "state": night_state(night),
         "chart": night_chart(night),
         "live_url": live_url,
-        "stream_url": push.stream_url(push.night_channel(night.pk)),
+        "stream_url": push.stream_url(push.screen_channel(night.pk)),
     }
 
 

@@ -112,16 +112,26 @@
     if (streams.has(url) || renewing.has(url) || document.hidden) return;
     const source = new EventSource(url);
     streams.set(url, source);
+    let reopened = false;
     source.addEventListener("open", () => {
       say("open");
-      askNow(url);  // what happened while it was closed
+      // What happened while it was closed. When the front ends a stream and the browser
+      // opens it again at once, the front's first word on it is the channel's last
+      // message, if any came meanwhile: nothing to ask.
+      if (!reopened) askNow(url);
+      reopened = true;
     });
     source.addEventListener("message", (event) => {
-      const said = /^version (\S+)$/.exec(event.data);
+      const [first, ...rest] = event.data.split("\n");
+      const said = /^version (\S+)$/.exec(first);
       if (!said) return;
       const version = asNumber(said[1]);
       if (version !== null && (wanted === null || version > wanted)) wanted = version;
-      askNow(url, said[1]);
+      const carried = rest.length ? parsed(rest.join("\n")) : null;
+      listeners(url).forEach((element) => {
+        if (!isBehind(element, said[1])) return;
+        if (!(carried && showCarried(element, version, carried))) ask(element);
+      });
     });
     source.addEventListener("error", () => {
       say("closed");
@@ -133,6 +143,43 @@
         window.setTimeout(() => renew(url), REOPEN_MS);
       }
     });
+  }
+
+  function parsed(text) {
+    try { return JSON.parse(text); } catch (error) { return null; }
+  }
+
+  // The live part a message carries (views/pushed_parts.py), shown as if this phone had
+  // fetched it: only when it is the part this element fetches, in the page's language,
+  // for the round and seat the page shows (else the answer would bring a new entry
+  // form, whose token is this phone's own), and while nothing is under way or under a
+  // thumb. It goes through the same steps as a fetched answer (htmx:beforeSwap, the
+  // swap, its events), so every guard and every reader of answers sees it as one.
+  function showCarried(element, version, carried) {
+    if (version === null || !element.id || carried.part !== element.id || busy()) return false;
+    const parts = carried.in && carried.in[document.documentElement.lang];
+    const me = document.body.dataset.me || "";
+    const asked = new URL(element.getAttribute("hx-get"), window.location.href).searchParams;
+    const form = document.querySelector("#entry-form input[name=round]");
+    const round = form ? form.value : asked.get("round");
+    const seat = carried.seats && carried.seats[me];
+    if (!parts || String(carried.round ?? "") !== (round || "")) return false;
+    if (String(seat ?? "") !== (asked.get("seat") || "")) return false;
+    const own = parts.own[parts.of[me] ?? 0];
+    const html = own.map((piece) => (typeof piece === "number" ? parts.shared[piece] : piece)).join("");
+    const answer = {
+      elt: element,
+      target: element,
+      xhr: { getResponseHeader: (name) => (name === VERSION_HEADER ? String(version) : null) },
+      requestConfig: { verb: "get", elt: element, carried: true },
+      serverResponse: html,
+      shouldSwap: true,
+      isError: false,
+    };
+    if (!htmx.trigger(element, "htmx:beforeSwap", answer) || !answer.shouldSwap) return true;
+    lastAsked.set(element.id, Date.now());
+    htmx.swap(element, answer.serverResponse, { swapStyle: "outerHTML" }, { eventInfo: answer, contextElement: element });
+    return true;
   }
 
   function close(url) {

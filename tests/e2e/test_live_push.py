@@ -143,10 +143,14 @@ def test_a_save_shows_at_once_and_a_cut_stream_falls_back_and_comes_back(browser
                 raise AssertionError(f"{name}'s stream did not open: {phones.streams}") from problem
 
         # Pushed: Anna's total is on the two other phones while their streams were open
-        # all along (so no timed poll went out).
+        # all along (so no timed poll went out), and the message carried their live
+        # part (views/pushed_parts.py): they did not ask for it.
+        asked_before = {name: len(phones.fragments.get(name, [])) for name in PLAYERS}
         enter_total(anna, 7)
         for page in (bram, chris):
             expect(shown_on(page, "Anna")).to_contain_text("+7", timeout=SHOWN_WITHIN_MS)
+        for name in ("Bram", "Chris"):
+            assert len(phones.fragments.get(name, [])) == asked_before[name], phones.fragments
         states = [phones.stream_state(name) for name in PLAYERS]
         assert states == ["open"] * 3, (states, phones.streams, phones.failed)
         assert phones.stream_opens() == 3  # never dropped and opened again meanwhile

@@ -121,13 +121,16 @@ def pages(client, login, night: Night) -> dict[str, tuple[Elements, str, str]]:
     token = shared_link(night)
     login("Dora")
     night_channel, group_channel = f"night-{night.pk}", f"group-{night.group_id}"
+    # A big screen's, a member's or shared: told the version alone, never the members'
+    # night page that the night's channel carries (views/pushed_parts.py).
+    screen_channel = f"screen-{night.pk}"
     asked = {
         "night": (reverse("night_detail", args=[night.pk]), "live", night_channel),
         "group": (reverse("group_detail", args=[night.group_id]), "live", group_channel),
-        "screen": (reverse("night_screen", args=[night.pk]), "screen", night_channel),
+        "screen": (reverse("night_screen", args=[night.pk]), "screen", screen_channel),
         # The group's: a change across nights is one message there (services/push.py).
         "settlement": (reverse("night_settle", args=[night.pk]), "settlement-live", group_channel),
-        "shared screen": (reverse("shared_screen", args=[token]), "screen", night_channel),
+        "shared screen": (reverse("shared_screen", args=[token]), "screen", screen_channel),
     }
     shown = {}
     for page, (url, element, channel) in asked.items():
