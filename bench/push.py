@@ -35,6 +35,7 @@ a redirect), so the app publishes it as it does any phone's.
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -449,6 +450,7 @@ class Stream:
         self, port: int, table: Table, phone: Phone, told: Callable[[str, float], None]
     ) -> None:
         self.port, self.table, self.phone, self.told = port, table, phone, told
+        self.carried: dict | None = None  # what the last message carried besides its version
         self.status = 0
         self.open = False
         self.opened_at = 0.0
@@ -458,7 +460,11 @@ class Stream:
     async def start(self) -> None:
         """Until the answer's head came: its status in ``status``."""
         reader, self.writer = await asyncio.open_connection(
-            HOST, self.port, local_addr=(self.table.address, 0), limit=4096
+            # A message may carry the night page's live part: a line of some kilobytes.
+            HOST,
+            self.port,
+            local_addr=(self.table.address, 0),
+            limit=2**20,
         )
         self.writer.write(
             (
@@ -475,13 +481,21 @@ class Stream:
             self.listening = asyncio.create_task(self.listen())
 
     async def listen(self) -> None:
+        """Each message's version (its first data line) and what it carries (the next
+        one, if any), told once the message ends."""
+        version: str | None = None
         try:
             while self.open:
                 line = await self.reader.readline()
                 if not line:
                     break
                 if line.startswith(b"data: version "):
-                    self.told(line[14:].strip().decode(), time.monotonic())
+                    version, self.carried = line[14:].strip().decode(), None
+                elif line.startswith(b"data: ") and version is not None:
+                    self.carried = json.loads(line[6:])
+                elif line.strip() == b"" and version is not None:
+                    self.told(version, time.monotonic())
+                    version = None
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
@@ -839,11 +853,13 @@ def part_spread(db: Tables, args: argparse.Namespace) -> None:
 class LivePage:
     """One phone's night page as static/ofcboard/live.js and htmx run it.
 
-    With the stream: it is opened with the page, and its opening asks for the fragment
-    at once; a pushed version the page does not show asks for it; the page's own poll
-    ticks every 2 s but goes out only when the last request of the element is 30 s
-    old. Without it (no front: the page has no data-stream), every tick asks. A
-    request under way takes the next trigger after it (htmx's queue, "last")."""
+    With the stream: it is opened with the page, and its first opening asks for the
+    fragment at once (opened again after the front ended it, it asks nothing); a pushed
+    version the page does not show is shown from the live part the message carries, or
+    asked for when it carries none for this page; the page's own poll ticks every 2 s
+    but goes out only when the element was last asked for or shown 30 s ago. Without
+    it (no front: the page has no data-stream), every tick asks. A request under way
+    takes the next trigger after it (htmx's queue, "last")."""
 
     def __init__(self, port: int, table: Table, phone: Phone, streaming: bool) -> None:
         self.port, self.table, self.phone, self.streaming = port, table, phone, streaming
@@ -869,6 +885,13 @@ class LivePage:
                 self.asked[f"stream answered {self.stream.status}"] += 1
         await asyncio.sleep(random.uniform(0, POLL_SECONDS))
         while time.monotonic() < until:
+            if self.stream is not None and not self.stream.open:
+                # The front ends a stream after a while: EventSource opens it again by
+                # itself, and live.js asks nothing (the front's first word on it is the
+                # channel's last message, if any came meanwhile).
+                self.stream = Stream(self.port, self.table, self.phone, self.told)
+                self.asked["stream opened at the front"] += 1
+                await self.stream.start()
             open_ = self.stream is not None and self.stream.open
             if not open_ or time.monotonic() - self.last_asked >= SAFETY_POLL_SECONDS:
                 self.trigger("safety poll" if self.streaming else "poll")
@@ -883,8 +906,19 @@ class LivePage:
         self.shown = max(self.shown, version)
 
     def told(self, version: str, at: float) -> None:
-        if version != str(self.shown):
-            self.trigger("fetch for a pushed change")
+        """As live.js: a version the page does not show is shown from what the message
+        carried when that is the page's part at the round the page shows (the bench's
+        writer keeps the round and nobody's seat changes), else asked for."""
+        if version == str(self.shown):
+            return
+        carried = self.stream.carried if self.stream is not None else None
+        usable = carried is not None and "en" in carried["in"]
+        if usable and carried.get("round") == self.table.round:  # type: ignore[union-attr]
+            self.shown = int(version)
+            self.last_asked = time.monotonic()
+            self.asked["shown from the message, not asked"] += 1
+            return
+        self.trigger("fetch for a pushed change")
 
     def trigger(self, why: str) -> None:
         if self.busy:
@@ -961,6 +995,8 @@ def part_requests(db: Tables, args: argparse.Namespace) -> None:
     )
     at_the_front = each(pushed["stream opened at the front"])
     print(f"  {'  (streams opened by nginx alone, not the app)':<50}{at_the_front:>8}")
+    from_messages = each(pushed["shown from the message, not asked"])
+    print(f"  {'  (changes shown from the message, not asked)':<50}{from_messages:>8}")
     for why in sorted(pushed):
         if why.startswith("stream answered"):
             print(f"  {'  ' + why + ' (not 200)':<50}{each(pushed[why]):>8}")
@@ -972,10 +1008,10 @@ def part_requests(db: Tables, args: argparse.Namespace) -> None:
         f"  the requests that brought nothing new: {empty_polled / max(empty_pushed, 1):.1f}x"
         f" fewer ({each(empty_polled).strip()} against {each(empty_pushed).strip()})"
     )
-    bound = (60 / POLL_SECONDS) / (60 / every)
     print(
-        f"  each change is one fetch for every phone either way: with a change every"
-        f" {every:.0f} s, at most {bound:.1f}x fewer (computed)"
+        "  a change at an unchanged round is shown from the message (views/pushed_parts.py);"
+        " a new round costs each phone one fetch, for its new entry form (this writer keeps"
+        " the round)"
     )
     print(
         f"  saves: {saved} and {saved_too} ({every:.0f} s apart a night), not counted above"

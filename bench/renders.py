@@ -185,6 +185,46 @@ def night_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     return spent
 
 
+def carried_changes(night, users, phones: list[Phone], changes: int) -> Spent:
+    """The night page's changes as they reach phones behind the front: a save, then
+    the message's live part made once for the table (views/pushed_parts.carried, as
+    the publish after commit makes it), and the phones' fetches only when a new round
+    opened (its entry form is each phone's own); at an unchanged round they show what
+    the message carried."""
+    from scorekeeper.models import Night
+    from scorekeeper.views.pushed_parts import asked_in, carried
+
+    asked_in(night.pk, "en")
+    seats = list(night.seats.order_by("position"))
+    spent = Spent(changes)
+    with Renders() as renders:
+        for change in range(changes):
+            night = Night.objects.get(pk=night.pk)
+            round_ = night.open_round()
+            index = round_.entries.count()
+            points = (change % 5) - 2
+            if index == SEATS - 1:
+                points = -sum(entry.points for entry in round_.entries.all())
+            save = {"round": round_.number, "seat": seats[index].pk, "points": points}
+            start = time.process_time()
+            saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
+            spent.saves += time.process_time() - start
+            assert saved.status_code == 302, saved.status_code
+            night = Night.objects.get(pk=night.pk)
+            start = time.process_time()
+            assert carried(night.pk, night.version) is not None
+            if index == SEATS - 1:  # through: every phone fetches the new round's form
+                for phone in phones:
+                    params = {"version": night.version - 1, "round": round_.number}
+                    status, _body = phone.get(
+                        f"/nights/{night.pk}/live/", {**params, "seat": phone.seat}
+                    )
+                    assert status.startswith("200"), status
+            spent.fetches += time.process_time() - start
+    spent.renders = renders.count
+    return spent
+
+
 def group_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     """The same for the group page's live list of nights: a player's total saved
     (through the service every save goes through), then each phone's fetch of the list,
@@ -263,11 +303,14 @@ def settlement_changes(night, users, phones: list[Phone], changes: int) -> Spent
     return spent
 
 
-def requests_a_minute() -> tuple[float, float]:
-    """Requests per phone a minute reaching the app, pushed (live.js) and polled."""
+def requests_a_minute() -> tuple[float, float, float]:
+    """Requests per phone a minute reaching the app on a night page (live.js): with its
+    live part carried in the message (a fetch for each new round's form; an applied
+    message counts as asked for the safety poll), fetching each change, and polled."""
+    carried = 60 / (CHANGE_EVERY_S * SEATS)  # a round is a change for each seat
     pushed = 60 / CHANGE_EVERY_S + 60 / SAFETY_POLL_S
     polled = 60 / POLL_EVERY_S
-    return pushed, polled
+    return carried, pushed, polled
 
 
 def main() -> None:
@@ -312,11 +355,28 @@ def main() -> None:
                     f"  saves a second two cores could hold, {label}: {CORES / each:5.0f} "
                     f"(the save itself {theirs.save() * 1000:.1f} ms)"
                 )
-    pushed, polled = requests_a_minute()
+    # The night page behind the front, its live part carried in the message, against
+    # the phones fetching it (the shared parts cached either way), in turns.
+    night, users = a_table()
+    phones = phones_for(users)
+    carried_changes(night, users, phones, SEATS)  # warm
+    ways = (("carried in the message", carried_changes), ("each phone fetching", night_changes))
+    spent = [Spent(), Spent()]
+    for number in range(CHANGES // SEATS):
+        spent[number % 2] += ways[number % 2][1](night, users, phones, SEATS)
+    for (label, _way), theirs in zip(ways, spent, strict=True):
+        each = theirs.save() + theirs.per_phone() * PHONES
+        besides = theirs.per_phone() * PHONES * 1000
+        print(
+            f"  night page behind the front, {label:<23} {besides:6.1f} ms a change besides"
+            f" the save; saves a second two cores could hold: {CORES / each:4.0f}"
+        )
+    carried_a_minute, pushed, polled = requests_a_minute()
     print(
         f"Requests reaching the app per phone a minute, a change every {CHANGE_EVERY_S} s: "
-        f"{pushed:.1f} pushed (live.js), {polled:.1f} polling every {POLL_EVERY_S} s "
-        f"({polled / pushed:.1f}x fewer)"
+        f"{carried_a_minute:.1f} with the live part carried (a fetch a new round), "
+        f"{pushed:.1f} fetching each change, {polled:.1f} polling every {POLL_EVERY_S} s "
+        f"({polled / carried_a_minute:.1f}x fewer)"
     )
 
 
