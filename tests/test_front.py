@@ -9,6 +9,7 @@ Without the front the server is for a table's own Wi-Fi and holds off none of th
 
 import contextlib
 import html
+import json
 import os
 import re
 import secrets
@@ -24,9 +25,9 @@ from django.conf import settings
 from ofcboard import front
 from ofcboard.ready import in_language
 from ofcboard.refusals import BUSY
-from scorekeeper.models import Entry, Night
+from scorekeeper.models import Entry, Night, User
 from scorekeeper.site.front_pass import front_secret, signed_stream
-from tests.helpers import make_night
+from tests.helpers import make_night, play
 from tests.test_server_front import (
     HeldBodies,
     Phone,
@@ -80,6 +81,15 @@ class Stream:
             for line in event.splitlines():
                 if line.startswith("data: version "):
                     return line.removeprefix("data: version ")
+
+    def next_message(self, within: float) -> tuple[str, str]:
+        """The next message's version and what it carries besides ("" if nothing)."""
+        self.sock.settimeout(within)
+        while True:
+            lines = self._read_until(b"\n\n").decode().splitlines()
+            data = [line.removeprefix("data: ") for line in lines if line.startswith("data: ")]
+            if data and data[0].startswith("version "):
+                return data[0].removeprefix("version "), "\n".join(data[1:])
 
     def close(self) -> None:
         self.sock.close()
@@ -138,6 +148,41 @@ def test_a_save_reaches_the_other_phones_streams_at_once(behind_the_front):
     finally:
         night_stream.close()
         group_stream.close()
+
+
+def test_a_late_rounds_message_carries_each_phones_part_whole(behind_the_front):
+    """Fifty rounds in, the page open in English, Dutch and German, a total saved: the
+    message on the night's stream carries the night page's live part in each (some
+    35 KB, more than nginx keeps of a body in memory) whole, and Bram's part in it is
+    what his phone fetches."""
+    night = make_night(PLAYERS)
+    play(night, *[{"Anna": 2, "Bram": -1, "Chris": -1}] * 50)
+    phones = phones_at(behind_the_front, night)
+    _, page = phones["Bram"].request("GET", f"/nights/{night.pk}/")
+    for name, language in (("Chris", "nl"), ("Anna", "de")):
+        phones[name].cookie += f"; {settings.LANGUAGE_COOKIE_NAME}={language}"
+        assert phones[name].request("GET", f"/nights/{night.pk}/")[0] == 200
+    stream = Stream(behind_the_front, named_stream(page))
+    try:
+        saved = a_round(night, 51, PLAYERS)["Anna"]
+        phones["Anna"].save(f"/nights/{night.pk}/entry/", saved)
+        version, carried_line = stream.next_message(within=2)
+    finally:
+        stream.close()
+    night.refresh_from_db()
+    assert version == str(night.version)
+    assert len(carried_line.encode()) > 32 * 1024
+    carried = json.loads(carried_line)
+    assert sorted(carried["in"]) == ["de", "en", "nl"]
+    parts = carried["in"]["en"]
+    bram = User.objects.get(name="Bram")
+    own = parts["own"][parts["of"].get(str(bram.pk), 0)]
+    shown = "".join(parts["shared"][piece] if isinstance(piece, int) else piece for piece in own)
+    seat = night.seats.get(name="Bram").pk
+    _, fetched = phones["Bram"].request(
+        "GET", f"/nights/{night.pk}/live/?version=0&round=51&seat={seat}"
+    )
+    assert shown == fetched
 
 
 def status_of(port: int, path: str) -> int:

@@ -24,6 +24,7 @@ from types import SimpleNamespace
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
 
@@ -74,7 +75,9 @@ def carried(night_id: int, version: int) -> str | None:
                 return None
             parts[language] = _parts(night, shared)
     seats = {str(user): seat for user, seat in shared.seat_of.items()}
-    message = {"part": "live", "round": shared.round_number, "seats": seats, "in": parts}
+    # The part is known by the address its element fetches it from.
+    part = reverse("night_live", args=[night.pk])
+    message = {"part": part, "round": shared.round_number, "seats": seats, "in": parts}
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 

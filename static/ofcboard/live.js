@@ -156,10 +156,12 @@
   // thumb. It goes through the same steps as a fetched answer (htmx:beforeSwap, the
   // swap, its events), so every guard and every reader of answers sees it as one.
   function showCarried(element, version, carried) {
-    if (version === null || !element.id || carried.part !== element.id || busy()) return false;
+    if (version === null || !element.id || busy()) return false;
+    const address = new URL(element.getAttribute("hx-get"), window.location.href);
+    if (carried.part !== address.pathname) return false;  // another page's part
     const parts = carried.in && carried.in[document.documentElement.lang];
     const me = document.body.dataset.me || "";
-    const asked = new URL(element.getAttribute("hx-get"), window.location.href).searchParams;
+    const asked = address.searchParams;
     const form = document.querySelector("#entry-form input[name=round]");
     const round = form ? form.value : asked.get("round");
     const seat = carried.seats && carried.seats[me];

@@ -120,4 +120,5 @@ def test_the_message_is_one_line_after_the_version(table):
     night.refresh_from_db()
     said = [line for _, line in night_told.send(Night, night_id=night.pk, version=night.version)]
     (line,) = [line for line in said if line]
-    assert "\n" not in line and json.loads(line)["part"] == "live"
+    assert "\n" not in line
+    assert json.loads(line)["part"] == reverse("night_live", args=[night.pk])
