@@ -5,12 +5,19 @@
 // group, the big screen) listens on that stream (Server-Sent Events, held by the
 // front: ofcboard/front.py). Each message says the page's new version ("version 58");
 // when the page shows an older one, the element asks for its fragment (the
-// "ofc:pushed" trigger of its hx-trigger), through the same view as its poll.
+// "ofc:pushed" trigger of its hx-trigger), through the same view as its poll. A running
+// night's message carries the night page's live part too, as each member's phone would
+// fetch it (scorekeeper/views/pushed_parts.py): the night page shows it as if it had
+// fetched it, and asks only when the part is not there for it (a new round's entry
+// form is the phone's own, a language nobody asked in yet) or the phone is busy.
 //
 // The poll stays as the safety net: while the stream is open, a timed poll goes out
-// only every SAFETY_POLL_MS; while it is not (Wi-Fi gone, phone locked, the stream
-// refused), every 2 s as before. The stream is closed while the page is hidden and
-// opened again when it is shown, with one poll at once to catch up on what it missed.
+// only SAFETY_POLL_MS after the element was last asked for or shown from a message;
+// while it is not (Wi-Fi gone, phone locked, the stream refused), every 2 s as before.
+// The stream is closed while the page is hidden and opened again when it is shown,
+// with one poll at once to catch up on what it missed. When the front ends a stream
+// and the browser opens it again by itself, nothing is asked: the front says the
+// channel's last message first if one came meanwhile.
 //
 // A stream's address carries a pass the server signed when it drew the part, good for
 // an hour or two (scorekeeper/site/front_pass.py), so a part swapped in may name a new
