@@ -51,6 +51,7 @@ from typing import IO
 
 from ofcboard.ready import in_language, settings_module
 from ofcboard.refusals import BUSY, TOO_LARGE
+from scorekeeper.site.front_pass import PASS_COOKIE, STREAMS_AT
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 
@@ -207,12 +208,6 @@ class _NginxTemplate(string.Template):
       | (?P<escaped>(?!))
       | (?P<invalid>)
     )"""
-
-
-# The cookie a signed-in phone's pass comes in: "<id>.<expires>.<signature>".
-PASS_COOKIE = "ofcfront"
-# Where a page's signed stream is opened: "/streams/night-12?expires=T&pass=SIG".
-STREAMS_AT = "/streams/"
 
 
 def _proxies(trusted: list[str]) -> str:

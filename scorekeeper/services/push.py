@@ -1,7 +1,7 @@
 """Changes pushed to the phones, through the front that holds their streams.
 
 Each live page opens one stream (Server-Sent Events) on its night's or its group's
-channel, at the address :func:`stream_url` signed for that channel when the page was
+channel, at the address scorekeeper/site/front_pass.stream_url signed for it when the page was
 drawn: "/streams/night-12?expires=T&pass=SIG". The page's own view has already checked
 who may see it, so the pass says only "this page may listen to this channel until T".
 nginx checks the pass itself and its Nchan module holds the stream (ofcboard/front.py):
@@ -37,7 +37,6 @@ tests' own servers), nothing is published, no page names a stream, and the pages
 every 2 s as before.
 """
 
-import time
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -46,7 +45,6 @@ from django.dispatch import Signal
 
 from scorekeeper.models import Group, Night
 from scorekeeper.services.publisher import publisher
-from scorekeeper.site.front_pass import signed_stream
 
 # Sent with night_id and version as a night's message is made: what a receiver returns
 # (a line of text) goes in the message after the version.
@@ -68,13 +66,6 @@ def screen_channel(night_id: int) -> str:
 
 def group_channel(group_id: int) -> str:
     return f"group-{group_id}"
-
-
-def stream_url(channel: str) -> str:
-    """The address a page drawn now listens on ``channel`` at; "" without a front."""
-    if not is_on():
-        return ""
-    return signed_stream(settings.FRONT_PASS_SECRET, channel, time.time())
 
 
 def after_commit(*, night_ids: Iterable[int] = (), group_ids: Iterable[int] = ()) -> None:

@@ -28,8 +28,12 @@ from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import salted_hmac
 
-from ofcboard.front import PASS_COOKIE, STREAMS_AT
 from scorekeeper.site.middleware import Handler
+
+# The cookie a signed-in phone's pass comes in: "<id>.<expires>.<signature>".
+PASS_COOKIE = "ofcfront"
+# Where a page's signed stream is opened: "/streams/night-12?expires=T&pass=SIG".
+STREAMS_AT = "/streams/"
 
 PASS_DAYS = 7
 # A pass this close to its end is replaced on the phone's next answer.
@@ -118,3 +122,11 @@ def front_pass(get_response: Handler) -> Handler:
         return response
 
     return middleware
+
+
+def stream_url(channel: str) -> str:
+    """The address a page drawn now listens on ``channel`` at; "" without a front
+    (settings.PUSH_URL empty: nothing is published, the pages poll)."""
+    if not settings.PUSH_URL:
+        return ""
+    return signed_stream(settings.FRONT_PASS_SECRET, channel, time.time())

@@ -4,15 +4,16 @@
 from django import template
 
 from scorekeeper.services import push
+from scorekeeper.site.front_pass import stream_url
 
 register = template.Library()
 
 
 @register.simple_tag
 def night_stream(night_id: int) -> str:
-    return push.stream_url(push.night_channel(night_id))
+    return stream_url(push.night_channel(night_id))
 
 
 @register.simple_tag
 def group_stream(group_id: int) -> str:
-    return push.stream_url(push.group_channel(group_id))
+    return stream_url(push.group_channel(group_id))

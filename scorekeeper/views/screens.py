@@ -16,6 +16,7 @@ from scorekeeper.reads.polls import night_now, shared_night_now
 from scorekeeper.reads.results import night_chart
 from scorekeeper.services import push
 from scorekeeper.services.nights import share_screen, stop_sharing_screen
+from scorekeeper.site.front_pass import stream_url
 from scorekeeper.views.access import AuthenticatedRequest, member_night, site_url
 from scorekeeper.views.groups import link_gone
 from scorekeeper.views.outcomes import change_and_say
@@ -32,7 +33,7 @@ def _screen_context(night: Night, live_url: str) -> dict:
         "state": night_state(night),
         "chart": night_chart(night),
         "live_url": live_url,
-        "stream_url": push.stream_url(push.screen_channel(night.pk)),
+        "stream_url": stream_url(push.screen_channel(night.pk)),
     }
 
 

@@ -7,8 +7,7 @@ import hashlib
 import pytest
 from django.test import RequestFactory
 
-from ofcboard.front import PASS_COOKIE
-from scorekeeper.site.front_pass import pass_id, signed_pass
+from scorekeeper.site.front_pass import PASS_COOKIE, pass_id, signed_pass
 from scorekeeper.site.throttle import client_address
 from tests.helpers import make_night
 
