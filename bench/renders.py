@@ -153,6 +153,26 @@ class Spent:
         return self.saves / self.changes
 
 
+def next_total(night, seats: list, change: int) -> tuple:
+    """The open round, the seat without a total yet and its total: the last seat's puts
+    the round through."""
+    round_ = night.open_round()
+    index = round_.entries.count()
+    points = (change % 5) - 2
+    if index == SEATS - 1:
+        points = -sum(entry.points for entry in round_.entries.all())
+    return round_, index, points
+
+
+def fetched_by_all(phones: list[Phone], path: str, params: dict, own_seat: bool = False) -> float:
+    """Each phone's fetch of ``path``: the CPU seconds they took together."""
+    start = time.process_time()
+    for phone in phones:
+        status, _body = phone.get(path, {**params, **({"seat": phone.seat} if own_seat else {})})
+        assert status.startswith("200"), status
+    return time.process_time() - start
+
+
 def night_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     """A change at a time: a player's total saved from their phone as its form posts it
     (the answer is a redirect), then each phone's fetch of the live part."""
@@ -164,23 +184,14 @@ def night_changes(night, users, phones: list[Phone], changes: int) -> Spent:
         for change in range(changes):
             night = Night.objects.get(pk=night.pk)
             shown = night.version
-            round_ = night.open_round()
-            index = round_.entries.count()  # the next seat without a total
-            points = (change % 5) - 2
-            if index == SEATS - 1:  # the last total puts the round through
-                points = -sum(entry.points for entry in round_.entries.all())
+            round_, index, points = next_total(night, seats, change)
             save = {"round": round_.number, "seat": seats[index].pk, "points": points}
             start = time.process_time()
             saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
             spent.saves += time.process_time() - start
             assert saved.status_code == 302, saved.status_code
-            path = f"/nights/{night.pk}/live/"
-            start = time.process_time()
-            for phone in phones:
-                params = {"version": shown, "round": round_.number, "seat": phone.seat}
-                status, _body = phone.get(path, params)
-                assert status.startswith("200"), status
-            spent.fetches += time.process_time() - start
+            params = {"version": shown, "round": round_.number}
+            spent.fetches += fetched_by_all(phones, f"/nights/{night.pk}/live/", params, True)
     spent.renders = renders.count
     return spent
 
@@ -200,11 +211,7 @@ def carried_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     with Renders() as renders:
         for change in range(changes):
             night = Night.objects.get(pk=night.pk)
-            round_ = night.open_round()
-            index = round_.entries.count()
-            points = (change % 5) - 2
-            if index == SEATS - 1:
-                points = -sum(entry.points for entry in round_.entries.all())
+            round_, index, points = next_total(night, seats, change)
             save = {"round": round_.number, "seat": seats[index].pk, "points": points}
             start = time.process_time()
             saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
@@ -213,14 +220,10 @@ def carried_changes(night, users, phones: list[Phone], changes: int) -> Spent:
             night = Night.objects.get(pk=night.pk)
             start = time.process_time()
             assert carried(night.pk, night.version) is not None
-            if index == SEATS - 1:  # through: every phone fetches the new round's form
-                for phone in phones:
-                    params = {"version": night.version - 1, "round": round_.number}
-                    status, _body = phone.get(
-                        f"/nights/{night.pk}/live/", {**params, "seat": phone.seat}
-                    )
-                    assert status.startswith("200"), status
             spent.fetches += time.process_time() - start
+            if index == SEATS - 1:  # through: every phone fetches the new round's form
+                params = {"version": night.version - 1, "round": round_.number}
+                spent.fetches += fetched_by_all(phones, f"/nights/{night.pk}/live/", params, True)
     spent.renders = renders.count
     return spent
 
@@ -242,11 +245,7 @@ def group_changes(night, users, phones: list[Phone], changes: int) -> Spent:
         for change in range(changes):
             night = Night.objects.get(pk=night.pk)
             shown = Group.objects.filter(pk=group.pk).nights_version()
-            round_ = night.open_round()
-            index = round_.entries.count()
-            points = (change % 5) - 2
-            if index == SEATS - 1:
-                points = -sum(entry.points for entry in round_.entries.all())
+            round_, index, points = next_total(night, seats, change)
             start = time.process_time()
             record_entry(
                 night=night,
@@ -256,11 +255,7 @@ def group_changes(night, users, phones: list[Phone], changes: int) -> Spent:
                 entered_by=seats[index].user,
             )
             spent.saves += time.process_time() - start
-            start = time.process_time()
-            for phone in phones:
-                status, _body = phone.get(path, {"version": shown})
-                assert status.startswith("200"), status
-            spent.fetches += time.process_time() - start
+            spent.fetches += fetched_by_all(phones, path, {"version": shown})
     spent.renders = renders.count
     return spent
 
@@ -294,11 +289,7 @@ def settlement_changes(night, users, phones: list[Phone], changes: int) -> Spent
                 unmark_paid(night=night, payment=paid, by=payee)
             spent.saves += time.process_time() - start
             path = f"/nights/{night.pk}/settle/live/"
-            start = time.process_time()
-            for phone in phones:
-                status, _body = phone.get(path, {"version": shown})
-                assert status.startswith("200"), status
-            spent.fetches += time.process_time() - start
+            spent.fetches += fetched_by_all(phones, path, {"version": shown})
     spent.renders = renders.count
     return spent
 
