@@ -86,7 +86,7 @@ def test_the_key_is_worked_out_from_the_name_however_the_row_is_made(make_night)
     sheet = read_sheet(data, currency="EUR", point_cents=10, games=game_names())
     import_nights(group=night.group, nights=list(sheet.nights), by=night.started_by, settled=False)
     stored = stored_name_keys()
-    assert ("ÉMILE", "émile") in stored["User"] and ("Straße", "strasse") in stored["Seat"]
+    assert ("ÉMILE", "émile") in stored["Seat"] and ("Straße", "strasse") in stored["Seat"]
 
 
 @pytest.mark.database
