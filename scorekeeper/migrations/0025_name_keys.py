@@ -6,7 +6,8 @@ be on any database.
 Rows that were allowed before and are one name now (possible on SQLite) keep the
 older row's name; each newer one gets a free name the way the sign-up suggests one
 ("émile B"), its seats following an account's new name, so that the constraints can
-be put on and nobody's rows are lost.
+be put on (by 0026: PostgreSQL changes no table in the transaction that changed its
+rows) and nobody's rows are lost.
 """
 
 import unicodedata
@@ -107,25 +108,4 @@ class Migration(migrations.Migration):
             preserve_default=False,
         ),
         migrations.RunPython(fill_name_keys, migrations.RunPython.noop),
-        migrations.RemoveConstraint(model_name="user", name="user_name_unique_ignoring_case"),
-        migrations.AddConstraint(
-            model_name="user",
-            constraint=models.UniqueConstraint(
-                fields=["name_key"], name="user_name_unique_ignoring_case"
-            ),
-        ),
-        migrations.RemoveConstraint(model_name="seat", name="seat_names_unique"),
-        migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                fields=["name_key", "night"], name="seat_names_unique"
-            ),
-        ),
-        migrations.RemoveConstraint(model_name="season", name="season_names_unique"),
-        migrations.AddConstraint(
-            model_name="season",
-            constraint=models.UniqueConstraint(
-                fields=["name_key", "group"], name="season_names_unique"
-            ),
-        ),
     ]

@@ -1,4 +1,4 @@
-"""Migration 0025 gives every account, seat and season its name's key; rows the old
+"""Migrations 0025 and 0026 give every account, seat and season its name's key; rows the old
 constraints let through that are one name now ("Straße" and "STRASSE" on any
 database, "Émile" and "émile" on SQLite) keep the older one's name, and the newer one
 gets a free name the way the sign-up suggests one."""
@@ -13,7 +13,7 @@ from tests.helpers import migrate_app
 pytestmark = pytest.mark.database
 
 BEFORE = ("scorekeeper", "0024_imported_nights")
-AFTER = ("scorekeeper", "0025_name_keys")
+AFTER = ("scorekeeper", "0026_name_key_constraints")
 
 
 @pytest.mark.django_db(transaction=True)
