@@ -52,7 +52,7 @@ from scorekeeper.models.payments import Payment, TabPart, TabPayment
 from scorekeeper.models.seasons import Season
 from scorekeeper.models.seat_draws import SeatDraw
 from scorekeeper.services.rebuild import rebuild_stored_figures
-from scorekeeper.table.names import name_key, suggest_alternative
+from scorekeeper.table.names import suggest_alternative
 
 FORMAT = "ofcboard-group"
 VERSION = 1
@@ -159,19 +159,19 @@ def import_group(path: Path) -> tuple[Group, dict[str, str], dict[str, int]]:
     check_file(document, [User, *OF_THE_GROUP])  # every row as if typed, before any is written
     keys, renamed, counts = _Keys(), {}, defaultdict(int)
     with written_whole():
-        taken = {name_key(name) for name in User.objects.values_list("name", flat=True)}
+        taken = set(User.objects.values_list("name_key", flat=True))
         group = None
         for restored in serializers.deserialize("python", document["objects"]):
             row = restored.object
             old = row.pk
             keys.follow(row)
-            if isinstance(row, User) and name_key(row.name) in taken:
+            if isinstance(row, User) and row.name_key in taken:
                 renamed[row.name] = row.name = suggest_alternative(row.name, taken)
             _leave_the_old_install_behind(row, keys)
             row.pk = None
             row.save(force_insert=True)
             if isinstance(row, User):
-                taken.add(name_key(row.name))
+                taken.add(row.name_key)
             if isinstance(row, Group):
                 group = row
             keys.remember(type(row), old, row.pk)

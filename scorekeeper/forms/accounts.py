@@ -17,7 +17,7 @@ from scorekeeper.site.throttle import (
     login_refusal,
 )
 from scorekeeper.table.codes import EXAMPLE, read_code
-from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name, tidy_name
+from scorekeeper.table.names import MAX_NAME_LENGTH, clean_name, name_key, tidy_name
 from scorekeeper.terms import name_problem
 
 
@@ -150,7 +150,8 @@ class LoginForm(AuthenticationForm):
 
 def has_no_password(name: str) -> bool:
     """Whether the account ``name`` signs in without a password (joined by name only)."""
-    stored = User.objects.filter(name__iexact=name).values_list("password", flat=True).first()
+    stored = User.objects.filter(name_key=name_key(name)).values_list("password", flat=True)
+    stored = stored.first()
     return stored is not None and not is_password_usable(stored)
 
 

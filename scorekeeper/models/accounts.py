@@ -4,14 +4,16 @@ from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils import timezone
+
+from scorekeeper.models.name_keys import NameKeyField
+from scorekeeper.table.names import MAX_NAME_LENGTH, name_key
 
 
 class UserManager(BaseUserManager):
     def get_by_natural_key(self, username: str | None) -> "User":
-        # "tom" logs in as "Tom": names are unique ignoring case.
-        return self.get(name__iexact=username)
+        # "tom" logs in as "Tom", "ÉMILE" as "Émile": by the one name key.
+        return self.get(name_key=name_key(username or ""))
 
     def create_user(self, name: str, password: str | None = None) -> "User":
         """An account; without a password (None) it signs in by its session and by
@@ -26,7 +28,8 @@ class UserManager(BaseUserManager):
 class User(AbstractBaseUser):
     """A person: signs in with the same name the others see at the table."""
 
-    name = models.CharField(max_length=30, unique=True)
+    name = models.CharField(max_length=MAX_NAME_LENGTH, unique=True)
+    name_key = NameKeyField(longest=MAX_NAME_LENGTH)  # models/name_keys.py
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
     # The language picked with the switcher, one of settings.LANGUAGES ("" until then:
@@ -45,7 +48,7 @@ class User(AbstractBaseUser):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="user_name_unique_ignoring_case"),
+            models.UniqueConstraint(fields=["name_key"], name="user_name_unique_ignoring_case"),
         ]
 
     def __str__(self) -> str:

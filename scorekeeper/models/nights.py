@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, TypedDict
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.converters import TOKEN_LENGTH, is_link_token
 from scorekeeper.models.groups import Group, MemberQuerySet, Membership
+from scorekeeper.models.name_keys import NameKeyField
 from scorekeeper.ofc import PRESETS, ROWS, FantasylandState, Game, PlayerBoard, parse_cards
 
 if TYPE_CHECKING:
@@ -203,6 +203,7 @@ class Seat(models.Model):
         related_name="seats",
     )
     name = models.CharField(max_length=30)
+    name_key = NameKeyField(longest=30)  # models/name_keys.py
     first_round = models.PositiveIntegerField(default=1)
     last_round = models.PositiveIntegerField(null=True, blank=True)  # set when they leave
     # What the recorded rounds come to, stored by scorekeeper.services.money whenever a
@@ -227,7 +228,7 @@ class Seat(models.Model):
                 condition=Q(user__isnull=False),
                 name="one_seat_per_member",
             ),
-            models.UniqueConstraint(Lower("name"), "night", name="seat_names_unique"),
+            models.UniqueConstraint(fields=["name_key", "night"], name="seat_names_unique"),
         ]
 
     def __str__(self) -> str:

@@ -1,9 +1,9 @@
 """A group's own seasons: a name and the day each starts."""
 
 from django.db import models
-from django.db.models.functions import Lower
 
 from scorekeeper.models.groups import Group
+from scorekeeper.models.name_keys import NameKeyField
 from scorekeeper.models.titles import SEASON_NAME
 
 
@@ -16,12 +16,13 @@ class Season(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=SEASON_NAME.most)
+    name_key = NameKeyField(longest=SEASON_NAME.most)  # models/name_keys.py
     starts_on = models.DateField()
 
     class Meta:
         ordering = ["starts_on"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), "group", name="season_names_unique"),
+            models.UniqueConstraint(fields=["name_key", "group"], name="season_names_unique"),
             models.UniqueConstraint(fields=["group", "starts_on"], name="one_season_a_day"),
         ]
 

@@ -165,7 +165,7 @@ def group_table(group: Group, season: SeasonChoice | None = None) -> list[Curren
     for line in sums:
         currency = line["currency"]
         # A member is one row under every name they sat under; a guest, one per name
-        # case aside (person_key).
+        # as the name key has it (person_key: "Émile" and "ÉMILE" are one guest).
         key = person_key(SimpleNamespace(user_id=line["user_id"], name=line["name"]))
         row = rows[currency].get(key)
         if row is None:

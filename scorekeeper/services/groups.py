@@ -17,6 +17,7 @@ from scorekeeper.services.errors import LookAlike, Refused, checked_name, checke
 from scorekeeper.services.locks import group_change, record
 from scorekeeper.services.sign_ins import hashed_password
 from scorekeeper.table.names import (
+    MAX_NAME_LENGTH,
     look_alike_key,
     name_key,
     suggest_alternative,
@@ -34,9 +35,12 @@ class NameTaken(Refused):
 
 def name_taken_error(name: str) -> NameTaken:
     # Say it as the site knows it: "anna" typed, "Anna" taken, "Anna B" suggested.
-    taken = User.objects.filter(name__iexact=name).values_list("name", flat=True).first() or name
-    similar = User.objects.filter(name__istartswith=name[:28]).values_list("name", flat=True)
-    return NameTaken(taken, suggest_alternative(taken, {name_key(n) for n in similar}))
+    key = name_key(name)
+    taken = User.objects.filter(name_key=key).values_list("name", flat=True).first() or name
+    # Every key the suggestions ("Anna B") could clash with starts with the taken one's.
+    similar = User.objects.filter(name_key__startswith=name_key(taken[: MAX_NAME_LENGTH - 2]))
+    keys = set(similar.values_list("name_key", flat=True))
+    return NameTaken(taken, suggest_alternative(taken, keys))
 
 
 def sign_up(*, name: str, password: str = "") -> User:
@@ -50,7 +54,7 @@ def sign_up(*, name: str, password: str = "") -> User:
 
 def _new_account(name: str, hashed: str) -> User:
     name = checked_name(name)
-    if User.objects.filter(name__iexact=name).exists():
+    if User.objects.filter(name_key=name_key(name)).exists():
         raise name_taken_error(name)
     try:
         # A savepoint, so a name taken in the same instant by another phone leaves
@@ -227,10 +231,8 @@ def sign_up_and_join(*, group: Group, name: str, password: str = "", token: str 
     with transaction.atomic():
         if token:
             _use_invite_link(group, token)
-        # Compared in Python by the one name key: the database's case-insensitive
-        # match knows only ASCII capitals on SQLite ("émile" beside "Émile").
-        members = group.current_memberships().values_list("user__name", flat=True)
-        member = next((m for m in members if name_key(m) == name_key(name)), None)
+        members = group.current_memberships().filter(user__name_key=name_key(name))
+        member = members.values_list("user__name", flat=True).first()
         if member:
             raise Refused(
                 _(

@@ -17,6 +17,7 @@ from scorekeeper.models.seasons import Season
 from scorekeeper.models.titles import SEASON_NAME
 from scorekeeper.services.errors import Refused, checked_title
 from scorekeeper.services.locks import group_change, record
+from scorekeeper.table.names import name_key
 
 
 @transaction.atomic
@@ -31,7 +32,7 @@ def add_season(*, group: Group, by: User, name: str, starts_on: date | str) -> S
         name = checked_title(SEASON_NAME, name)
         day = _read_date(starts_on)
         seasons = group.seasons.all()
-        if seasons.filter(name__iexact=name).exists():
+        if seasons.filter(name_key=name_key(name)).exists():
             raise Refused(
                 _("The group has a season called “%(name)s” already. Give this one another name.")
                 % {"name": name}

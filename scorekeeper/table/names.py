@@ -25,8 +25,8 @@ def tidy_name(raw: str) -> str:
 
 def name_key(name: str) -> str:
     """What two names must share to be the same name: :func:`tidy_name`, case folded.
-    Every comparison of names in Python goes through it (the database's own lookups
-    are given tidy names and compare them case-insensitively).
+    Every comparison of names goes through it: in Python, and in the database through
+    the key each account, seat and season keeps (scorekeeper/models/name_keys.py).
 
     >>> name_key("Ａｎｎａ") == name_key("ANNA") == name_key(" anna ")
     True

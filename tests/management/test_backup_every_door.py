@@ -62,6 +62,7 @@ from tests.management.test_backup import (
     empty_the_database,
     pages_read,
 )
+from tests.services.test_name_keys import stored_name_keys
 
 MEMBERS = ("Anna", "Bram", "Chris", "Dana")
 GUESTS = ("Gus", "Hal")
@@ -403,8 +404,10 @@ def a_group_backed_up_and_restored(doors, tmp_path) -> None:
             door(table)
     read_at = timezone.now()
     before = pages(table.group, read_at)
+    names = stored_name_keys()  # every door stored each name's key
     backed_up_and_restored(tmp_path)
     assert_reads_the_same(pages(table.group, read_at), before)
+    assert stored_name_keys() == names
 
 
 SETTINGS = settings(

@@ -30,6 +30,7 @@ from scorekeeper.services.rebuild import rebuild_stored_figures
 from tests.helpers import log_in, make_group, migrate_app
 from tests.management.data.make_backup_0011 import figures
 from tests.management.test_backup import empty_the_database
+from tests.services.test_name_keys import stored_name_keys
 from tests.views.test_query_counts import add_finished_nights
 
 DATA = Path(__file__).parent / "data"
@@ -83,6 +84,8 @@ restores = pytest.mark.django_db(transaction=True)
 def test_a_backup_made_at_0011_restores_to_what_that_version_showed():
     group = restore_0011()
     assert_reads_as_then(group)
+    # Its rows had no name keys then: the migrations since gave them theirs.
+    assert len(stored_name_keys()["User"]) == 3
     # Every board of a recorded round has its result, and the pages render.
     recorded_boards = Entry.objects.filter(board__isnull=False, round__recorded_at__isnull=False)
     assert recorded_boards.count() == 7
