@@ -9,396 +9,184 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
-    dependencies = []
+    dependencies = [
+    ]
 
     operations = [
         migrations.CreateModel(
-            name="User",
+            name='User',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("password", models.CharField(max_length=128, verbose_name="password")),
-                (
-                    "last_login",
-                    models.DateTimeField(blank=True, null=True, verbose_name="last login"),
-                ),
-                ("name", models.CharField(max_length=30, unique=True)),
-                ("is_active", models.BooleanField(default=True)),
-                ("date_joined", models.DateTimeField(default=django.utils.timezone.now)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('password', models.CharField(max_length=128, verbose_name='password')),
+                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
+                ('name', models.CharField(max_length=30, unique=True)),
+                ('is_active', models.BooleanField(default=True)),
+                ('date_joined', models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                "constraints": [
-                    models.UniqueConstraint(
-                        django.db.models.functions.text.Lower("name"),
-                        name="user_name_unique_ignoring_case",
-                    )
-                ],
+                'constraints': [models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='user_name_unique_ignoring_case')],
             },
         ),
         migrations.CreateModel(
-            name="Group",
+            name='Group',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=60)),
-                (
-                    "invite_token",
-                    models.CharField(
-                        default=scorekeeper.models.new_invite_token, max_length=64, unique=True
-                    ),
-                ),
-                ("currency", models.CharField(default="EUR", max_length=3)),
-                ("default_game", models.CharField(default="standard", max_length=20)),
-                ("default_rules", models.JSONField(blank=True, default=dict)),
-                ("default_point_cents", models.PositiveIntegerField(default=10)),
-                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "created_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=60)),
+                ('invite_token', models.CharField(default=scorekeeper.models.new_invite_token, max_length=64, unique=True)),
+                ('currency', models.CharField(default='EUR', max_length=3)),
+                ('default_game', models.CharField(default='standard', max_length=20)),
+                ('default_rules', models.JSONField(blank=True, default=dict)),
+                ('default_point_cents', models.PositiveIntegerField(default=10)),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="Night",
+            name='Night',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("game", models.CharField(max_length=20)),
-                ("rules", models.JSONField(blank=True, default=dict)),
-                ("point_cents", models.PositiveIntegerField()),
-                ("currency", models.CharField(max_length=3)),
-                ("loss_cap_cents", models.PositiveIntegerField(blank=True, null=True)),
-                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("ended_at", models.DateTimeField(blank=True, null=True)),
-                ("version", models.PositiveIntegerField(default=1)),
-                (
-                    "group",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="nights",
-                        to="scorekeeper.group",
-                    ),
-                ),
-                (
-                    "started_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('game', models.CharField(max_length=20)),
+                ('rules', models.JSONField(blank=True, default=dict)),
+                ('point_cents', models.PositiveIntegerField()),
+                ('currency', models.CharField(max_length=3)),
+                ('loss_cap_cents', models.PositiveIntegerField(blank=True, null=True)),
+                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                ('version', models.PositiveIntegerField(default=1)),
+                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='scorekeeper.group')),
+                ('started_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["-started_at", "-pk"],
+                'ordering': ['-started_at', '-pk'],
             },
         ),
         migrations.CreateModel(
-            name="Round",
+            name='Round',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("number", models.PositiveIntegerField()),
-                ("fantasyland", models.JSONField(blank=True, default=dict)),
-                ("recorded_at", models.DateTimeField(blank=True, null=True)),
-                ("recorded_sum", models.IntegerField(blank=True, null=True)),
-                (
-                    "night",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="rounds",
-                        to="scorekeeper.night",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveIntegerField()),
+                ('fantasyland', models.JSONField(blank=True, default=dict)),
+                ('recorded_at', models.DateTimeField(blank=True, null=True)),
+                ('recorded_sum', models.IntegerField(blank=True, null=True)),
+                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='scorekeeper.night')),
             ],
             options={
-                "ordering": ["number"],
+                'ordering': ['number'],
             },
         ),
         migrations.CreateModel(
-            name="RoundEdit",
+            name='RoundEdit',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("edited_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("changes", models.JSONField()),
-                (
-                    "edited_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="edits",
-                        to="scorekeeper.round",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('edited_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('changes', models.JSONField()),
+                ('edited_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='edits', to='scorekeeper.round')),
             ],
             options={
-                "ordering": ["edited_at", "pk"],
+                'ordering': ['edited_at', 'pk'],
             },
         ),
         migrations.CreateModel(
-            name="Seat",
+            name='Seat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("position", models.PositiveSmallIntegerField()),
-                ("name", models.CharField(max_length=30)),
-                ("first_round", models.PositiveIntegerField(default=1)),
-                ("last_round", models.PositiveIntegerField(blank=True, null=True)),
-                (
-                    "night",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="seats",
-                        to="scorekeeper.night",
-                    ),
-                ),
-                (
-                    "user",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="seats",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('position', models.PositiveSmallIntegerField()),
+                ('name', models.CharField(max_length=30)),
+                ('first_round', models.PositiveIntegerField(default=1)),
+                ('last_round', models.PositiveIntegerField(blank=True, null=True)),
+                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scorekeeper.night')),
+                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["position"],
+                'ordering': ['position'],
             },
         ),
         migrations.AddField(
-            model_name="round",
-            name="dealer",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="scorekeeper.seat"
-            ),
+            model_name='round',
+            name='dealer',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scorekeeper.seat'),
         ),
         migrations.CreateModel(
-            name="Payment",
+            name='Payment',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("cents", models.PositiveIntegerField()),
-                ("marked_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "marked_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "night",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="payments",
-                        to="scorekeeper.night",
-                    ),
-                ),
-                (
-                    "payee",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="scorekeeper.seat",
-                    ),
-                ),
-                (
-                    "payer",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="scorekeeper.seat",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('cents', models.PositiveIntegerField()),
+                ('marked_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('marked_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='payments', to='scorekeeper.night')),
+                ('payee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scorekeeper.seat')),
+                ('payer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scorekeeper.seat')),
             ],
         ),
         migrations.CreateModel(
-            name="Entry",
+            name='Entry',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("points", models.IntegerField()),
-                ("fantasyland_made", models.CharField(blank=True, max_length=20)),
-                ("fantasyland_stayed", models.BooleanField(default=False)),
-                ("board", models.JSONField(blank=True, null=True)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "entered_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="entries",
-                        to="scorekeeper.round",
-                    ),
-                ),
-                (
-                    "seat",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="entries",
-                        to="scorekeeper.seat",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('points', models.IntegerField()),
+                ('fantasyland_made', models.CharField(blank=True, max_length=20)),
+                ('fantasyland_stayed', models.BooleanField(default=False)),
+                ('board', models.JSONField(blank=True, null=True)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('entered_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='scorekeeper.round')),
+                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='scorekeeper.seat')),
             ],
             options={
-                "ordering": ["seat__position"],
+                'ordering': ['seat__position'],
             },
         ),
         migrations.CreateModel(
-            name="Membership",
+            name='Membership',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("joined_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("left_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "group",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="memberships",
-                        to="scorekeeper.group",
-                    ),
-                ),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="memberships",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('joined_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('left_at', models.DateTimeField(blank=True, null=True)),
+                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='scorekeeper.group')),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["joined_at", "pk"],
-                "constraints": [
-                    models.UniqueConstraint(
-                        fields=("group", "user"), name="one_membership_per_person"
-                    )
-                ],
+                'ordering': ['joined_at', 'pk'],
+                'constraints': [models.UniqueConstraint(fields=('group', 'user'), name='one_membership_per_person')],
             },
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                fields=("night", "position"), name="one_seat_per_place"
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(fields=('night', 'position'), name='one_seat_per_place'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("user__isnull", False)),
-                fields=("night", "user"),
-                name="one_seat_per_member",
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('night', 'user'), name='one_seat_per_member'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                django.db.models.functions.text.Lower("name"),
-                models.F("night"),
-                name="seat_names_unique",
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), models.F('night'), name='seat_names_unique'),
         ),
         migrations.AddConstraint(
-            model_name="round",
-            constraint=models.UniqueConstraint(
-                fields=("night", "number"), name="one_round_per_number"
-            ),
+            model_name='round',
+            constraint=models.UniqueConstraint(fields=('night', 'number'), name='one_round_per_number'),
         ),
         migrations.AddConstraint(
-            model_name="round",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("recorded_at__isnull", True), ("recorded_sum", 0), _connector="OR"
-                ),
-                name="recorded_rounds_sum_to_zero",
-            ),
+            model_name='round',
+            constraint=models.CheckConstraint(condition=models.Q(('recorded_at__isnull', True), ('recorded_sum', 0), _connector='OR'), name='recorded_rounds_sum_to_zero'),
         ),
         migrations.AddConstraint(
-            model_name="payment",
-            constraint=models.UniqueConstraint(
-                fields=("night", "payer", "payee", "cents"), name="payment_marked_once"
-            ),
+            model_name='payment',
+            constraint=models.UniqueConstraint(fields=('night', 'payer', 'payee', 'cents'), name='payment_marked_once'),
         ),
         migrations.AddConstraint(
-            model_name="payment",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("cents__gt", 0)), name="payment_positive"
-            ),
+            model_name='payment',
+            constraint=models.CheckConstraint(condition=models.Q(('cents__gt', 0)), name='payment_positive'),
         ),
         migrations.AddConstraint(
-            model_name="entry",
-            constraint=models.UniqueConstraint(fields=("round", "seat"), name="one_entry_per_seat"),
+            model_name='entry',
+            constraint=models.UniqueConstraint(fields=('round', 'seat'), name='one_entry_per_seat'),
         ),
         migrations.AddConstraint(
-            model_name="entry",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("points__gte", -999), ("points__lte", 999)),
-                name="points_in_range",
-            ),
+            model_name='entry',
+            constraint=models.CheckConstraint(condition=models.Q(('points__gte', -999), ('points__lte', 999)), name='points_in_range'),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0002_entry_awaiting_total"),
+        ('scorekeeper', '0002_entry_awaiting_total'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="roundedit",
-            name="note",
+            model_name='roundedit',
+            name='note',
             field=models.CharField(blank=True, max_length=60),
         ),
     ]

@@ -6,25 +6,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0003_round_edit_note"),
+        ('scorekeeper', '0003_round_edit_note'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="night",
-            name="screen_token",
+            model_name='night',
+            name='screen_token',
             field=models.CharField(blank=True, max_length=64, null=True, unique=True),
         ),
         migrations.AddField(
-            model_name="round",
-            name="reopened_by",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="+",
-                to=settings.AUTH_USER_MODEL,
-            ),
+            model_name='round',
+            name='reopened_by',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
         ),
     ]

@@ -7,94 +7,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0004_night_screen_round_reopened_by"),
+        ('scorekeeper', '0004_night_screen_round_reopened_by'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="group",
-            name="settle_everything",
+            model_name='group',
+            name='settle_everything',
             field=models.BooleanField(default=False),
         ),
         migrations.CreateModel(
-            name="TabPayment",
+            name='TabPayment',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("currency", models.CharField(max_length=3)),
-                ("payer_name", models.CharField(max_length=30)),
-                ("payee_name", models.CharField(max_length=30)),
-                ("cents", models.PositiveIntegerField()),
-                ("key", models.CharField(max_length=200, unique=True)),
-                ("marked_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "group",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tab_payments",
-                        to="scorekeeper.group",
-                    ),
-                ),
-                (
-                    "marked_by",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('currency', models.CharField(max_length=3)),
+                ('payer_name', models.CharField(max_length=30)),
+                ('payee_name', models.CharField(max_length=30)),
+                ('cents', models.PositiveIntegerField()),
+                ('key', models.CharField(max_length=200, unique=True)),
+                ('marked_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tab_payments', to='scorekeeper.group')),
+                ('marked_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="TabPart",
+            name='TabPart',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("cents", models.IntegerField()),
-                (
-                    "seat",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="tab_parts",
-                        to="scorekeeper.seat",
-                    ),
-                ),
-                (
-                    "payment",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="parts",
-                        to="scorekeeper.tabpayment",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('cents', models.IntegerField()),
+                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tab_parts', to='scorekeeper.seat')),
+                ('payment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parts', to='scorekeeper.tabpayment')),
             ],
         ),
         migrations.AddConstraint(
-            model_name="tabpayment",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("cents__gt", 0)), name="tab_payment_positive"
-            ),
+            model_name='tabpayment',
+            constraint=models.CheckConstraint(condition=models.Q(('cents__gt', 0)), name='tab_payment_positive'),
         ),
         migrations.AddConstraint(
-            model_name="tabpart",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("cents", 0), _negated=True), name="tab_part_not_zero"
-            ),
+            model_name='tabpart',
+            constraint=models.CheckConstraint(condition=models.Q(('cents', 0), _negated=True), name='tab_part_not_zero'),
         ),
         migrations.AddConstraint(
-            model_name="tabpart",
-            constraint=models.UniqueConstraint(
-                fields=("payment", "seat"), name="one_tab_part_per_seat"
-            ),
+            model_name='tabpart',
+            constraint=models.UniqueConstraint(fields=('payment', 'seat'), name='one_tab_part_per_seat'),
         ),
     ]

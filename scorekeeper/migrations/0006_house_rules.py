@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0005_tab_payments"),
+        ('scorekeeper', '0005_tab_payments'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="group",
-            name="house_rules",
+            model_name='group',
+            name='house_rules',
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

@@ -4,22 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0006_house_rules"),
+        ('scorekeeper', '0006_house_rules'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="entry",
-            name="client_key",
-            field=models.CharField(blank=True, default="", max_length=64),
+            model_name='entry',
+            name='client_key',
+            field=models.CharField(blank=True, default='', max_length=64),
         ),
         migrations.AddConstraint(
-            model_name="entry",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("client_key", ""), _negated=True),
-                fields=("client_key",),
-                name="one_entry_per_client_key",
-            ),
+            model_name='entry',
+            constraint=models.UniqueConstraint(condition=models.Q(('client_key', ''), _negated=True), fields=('client_key',), name='one_entry_per_client_key'),
         ),
     ]

@@ -4,19 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0007_entry_keys"),
+        ('scorekeeper', '0007_entry_keys'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="group",
-            name="invite_expires_at",
+            model_name='group',
+            name='invite_expires_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="group",
-            name="invite_uses_left",
+            model_name='group',
+            name='invite_uses_left',
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0008_security"),
+        ('scorekeeper', '0008_security'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="user",
-            name="language",
-            field=models.CharField(blank=True, default="", max_length=10),
+            model_name='user',
+            name='language',
+            field=models.CharField(blank=True, default='', max_length=10),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0009_languages"),
+        ('scorekeeper', '0009_languages'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="entry",
-            name="earlier_keys",
+            model_name='entry',
+            name='earlier_keys',
             field=models.JSONField(blank=True, default=list),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0010_entry_earlier_keys"),
+        ('scorekeeper', '0010_entry_earlier_keys'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="tabpayment",
-            name="key",
+            model_name='tabpayment',
+            name='key',
             field=models.CharField(max_length=200),
         ),
         migrations.AddConstraint(
-            model_name="tabpayment",
-            constraint=models.UniqueConstraint(
-                fields=("group", "key"), name="tab_payment_once_per_group"
-            ),
+            model_name='tabpayment',
+            constraint=models.UniqueConstraint(fields=('group', 'key'), name='tab_payment_once_per_group'),
         ),
     ]

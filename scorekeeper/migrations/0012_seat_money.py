@@ -98,34 +98,35 @@ def _capped(balances, cap):
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0011_tab_payment_key_per_group"),
+        ('scorekeeper', '0011_tab_payment_key_per_group'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="seat",
-            name="cents",
+            model_name='seat',
+            name='cents',
             field=models.IntegerField(default=0),
         ),
         migrations.AddField(
-            model_name="seat",
-            name="fantasylands",
+            model_name='seat',
+            name='fantasylands',
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name="seat",
-            name="points",
+            model_name='seat',
+            name='points',
             field=models.IntegerField(default=0),
         ),
         migrations.AddField(
-            model_name="seat",
-            name="rounds_played",
+            model_name='seat',
+            name='rounds_played',
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name="seat",
-            name="unpaid_cents",
+            model_name='seat',
+            name='unpaid_cents',
             field=models.IntegerField(default=0),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),

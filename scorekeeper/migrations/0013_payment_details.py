@@ -7,69 +7,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0012_seat_money"),
+        ('scorekeeper', '0012_seat_money'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="SeatDraw",
+            name='SeatDraw',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("drawn_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "night",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="seat_draw",
-                        to="scorekeeper.night",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('drawn_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('night', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='seat_draw', to='scorekeeper.night')),
             ],
         ),
         migrations.CreateModel(
-            name="PayDetails",
+            name='PayDetails',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("iban", models.CharField(blank=True, default="", max_length=50)),
-                ("holder", models.CharField(blank=True, default="", max_length=70)),
-                ("bic", models.CharField(blank=True, default="", max_length=11)),
-                ("paypal", models.CharField(blank=True, default="", max_length=200)),
-                ("revolut", models.CharField(blank=True, default="", max_length=200)),
-                ("bunq", models.CharField(blank=True, default="", max_length=200)),
-                ("tikkie", models.CharField(blank=True, default="", max_length=200)),
-                ("wise", models.CharField(blank=True, default="", max_length=200)),
-                ("link", models.CharField(blank=True, default="", max_length=200)),
-                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
-                (
-                    "user",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="pay_details",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('iban', models.CharField(blank=True, default='', max_length=50)),
+                ('holder', models.CharField(blank=True, default='', max_length=70)),
+                ('bic', models.CharField(blank=True, default='', max_length=11)),
+                ('paypal', models.CharField(blank=True, default='', max_length=200)),
+                ('revolut', models.CharField(blank=True, default='', max_length=200)),
+                ('bunq', models.CharField(blank=True, default='', max_length=200)),
+                ('tikkie', models.CharField(blank=True, default='', max_length=200)),
+                ('wise', models.CharField(blank=True, default='', max_length=200)),
+                ('link', models.CharField(blank=True, default='', max_length=200)),
+                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='pay_details', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "verbose_name_plural": "pay details",
-                "constraints": [
-                    models.CheckConstraint(
-                        condition=models.Q(
-                            ("iban", ""), models.Q(("holder", ""), _negated=True), _connector="OR"
-                        ),
-                        name="pay_details_iban_has_holder",
-                    )
-                ],
+                'verbose_name_plural': 'pay details',
+                'constraints': [models.CheckConstraint(condition=models.Q(('iban', ''), models.Q(('holder', ''), _negated=True), _connector='OR'), name='pay_details_iban_has_holder')],
             },
         ),
     ]

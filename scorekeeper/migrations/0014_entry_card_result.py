@@ -11,14 +11,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0013_payment_details"),
+        ('scorekeeper', '0013_payment_details'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="entry",
-            name="card_result",
+            model_name='entry',
+            name='card_result',
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0020_round_through_again"),
+        ('scorekeeper', '0020_round_through_again'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="roundedit",
-            name="changes",
+            model_name='roundedit',
+            name='changes',
             field=models.JSONField(blank=True),
         ),
     ]

@@ -7,96 +7,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0021_round_edit_changes_may_be_empty"),
+        ('scorekeeper', '0021_round_edit_changes_may_be_empty'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="membership",
-            name="removed",
+            model_name='membership',
+            name='removed',
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name="user",
-            name="has_sign_in_notice",
+            model_name='user',
+            name='has_sign_in_notice',
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name="change",
-            name="kind",
-            field=models.CharField(
-                choices=[
-                    ("night_started", "Night Started"),
-                    ("total_for", "Total For"),
-                    ("board_for", "Board For"),
-                    ("round_fixed", "Round Fixed"),
-                    ("round_undone", "Round Undone"),
-                    ("round_through_again", "Round Through Again"),
-                    ("seat_added", "Seat Added"),
-                    ("seat_back", "Seat Back"),
-                    ("dealt_in", "Dealt In"),
-                    ("seat_left", "Seat Left"),
-                    ("night_rules", "Night Rules"),
-                    ("night_ended", "Night Ended"),
-                    ("screen_shared", "Screen Shared"),
-                    ("screen_stopped", "Screen Stopped"),
-                    ("paid", "Paid"),
-                    ("unpaid", "Unpaid"),
-                    ("night_called_off", "Night Called Off"),
-                    ("owed_paid", "Owed Paid"),
-                    ("owed_undone", "Owed Undone"),
-                    ("settle_everything_on", "Settle Everything On"),
-                    ("settle_everything_off", "Settle Everything Off"),
-                    ("house_rules", "House Rules"),
-                    ("currency", "Currency"),
-                    ("group_created", "Group Created"),
-                    ("joined", "Joined"),
-                    ("left", "Left"),
-                    ("pay_details", "Pay Details"),
-                    ("nights_imported", "Nights Imported"),
-                    ("member_removed", "Member Removed"),
-                    ("signed_in_by_code", "Signed In By Code"),
-                    ("password_set", "Password Set"),
-                    ("phone_signed_out", "Phone Signed Out"),
-                ],
-                max_length=30,
-            ),
+            model_name='change',
+            name='kind',
+            field=models.CharField(choices=[('night_started', 'Night Started'), ('total_for', 'Total For'), ('board_for', 'Board For'), ('round_fixed', 'Round Fixed'), ('round_undone', 'Round Undone'), ('round_through_again', 'Round Through Again'), ('seat_added', 'Seat Added'), ('seat_back', 'Seat Back'), ('dealt_in', 'Dealt In'), ('seat_left', 'Seat Left'), ('night_rules', 'Night Rules'), ('night_ended', 'Night Ended'), ('screen_shared', 'Screen Shared'), ('screen_stopped', 'Screen Stopped'), ('paid', 'Paid'), ('unpaid', 'Unpaid'), ('night_called_off', 'Night Called Off'), ('owed_paid', 'Owed Paid'), ('owed_undone', 'Owed Undone'), ('settle_everything_on', 'Settle Everything On'), ('settle_everything_off', 'Settle Everything Off'), ('house_rules', 'House Rules'), ('currency', 'Currency'), ('group_created', 'Group Created'), ('joined', 'Joined'), ('left', 'Left'), ('pay_details', 'Pay Details'), ('nights_imported', 'Nights Imported'), ('member_removed', 'Member Removed'), ('signed_in_by_code', 'Signed In By Code'), ('password_set', 'Password Set'), ('phone_signed_out', 'Phone Signed Out')], max_length=30),
         ),
         migrations.CreateModel(
-            name="SignInNotice",
+            name='SignInNotice',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("by_the_owner", models.BooleanField(default=False)),
-                ("at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("read_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "made_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="sign_in_notices",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('by_the_owner', models.BooleanField(default=False)),
+                ('at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('read_at', models.DateTimeField(blank=True, null=True)),
+                ('made_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sign_in_notices', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ["at", "pk"],
-                "indexes": [models.Index(fields=["user", "read_at"], name="notice_user_unread")],
+                'ordering': ['at', 'pk'],
+                'indexes': [models.Index(fields=['user', 'read_at'], name='notice_user_unread')],
             },
         ),
     ]

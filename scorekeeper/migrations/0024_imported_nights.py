@@ -4,64 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("scorekeeper", "0023_change_kinds_seasons_and_invitation_link"),
+        ('scorekeeper', '0023_change_kinds_seasons_and_invitation_link'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="night",
-            name="imported_at",
+            model_name='night',
+            name='imported_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="night",
-            name="imported_from",
-            field=models.CharField(blank=True, db_index=True, default="", max_length=32),
+            model_name='night',
+            name='imported_from',
+            field=models.CharField(blank=True, db_index=True, default='', max_length=32),
         ),
         migrations.AlterField(
-            model_name="change",
-            name="kind",
-            field=models.CharField(
-                choices=[
-                    ("night_started", "Night Started"),
-                    ("total_for", "Total For"),
-                    ("board_for", "Board For"),
-                    ("round_fixed", "Round Fixed"),
-                    ("round_undone", "Round Undone"),
-                    ("round_through_again", "Round Through Again"),
-                    ("seat_added", "Seat Added"),
-                    ("seat_back", "Seat Back"),
-                    ("dealt_in", "Dealt In"),
-                    ("seat_left", "Seat Left"),
-                    ("night_rules", "Night Rules"),
-                    ("night_ended", "Night Ended"),
-                    ("screen_shared", "Screen Shared"),
-                    ("screen_stopped", "Screen Stopped"),
-                    ("paid", "Paid"),
-                    ("unpaid", "Unpaid"),
-                    ("night_called_off", "Night Called Off"),
-                    ("owed_paid", "Owed Paid"),
-                    ("owed_undone", "Owed Undone"),
-                    ("settle_everything_on", "Settle Everything On"),
-                    ("settle_everything_off", "Settle Everything Off"),
-                    ("house_rules", "House Rules"),
-                    ("currency", "Currency"),
-                    ("group_created", "Group Created"),
-                    ("joined", "Joined"),
-                    ("left", "Left"),
-                    ("pay_details", "Pay Details"),
-                    ("nights_imported", "Nights Imported"),
-                    ("import_taken_back", "Import Taken Back"),
-                    ("member_removed", "Member Removed"),
-                    ("season_added", "Season Added"),
-                    ("season_removed", "Season Removed"),
-                    ("invite_link_replaced", "Invite Link Replaced"),
-                    ("signed_in_by_code", "Signed In By Code"),
-                    ("password_set", "Password Set"),
-                    ("phone_signed_out", "Phone Signed Out"),
-                ],
-                max_length=30,
-            ),
+            model_name='change',
+            name='kind',
+            field=models.CharField(choices=[('night_started', 'Night Started'), ('total_for', 'Total For'), ('board_for', 'Board For'), ('round_fixed', 'Round Fixed'), ('round_undone', 'Round Undone'), ('round_through_again', 'Round Through Again'), ('seat_added', 'Seat Added'), ('seat_back', 'Seat Back'), ('dealt_in', 'Dealt In'), ('seat_left', 'Seat Left'), ('night_rules', 'Night Rules'), ('night_ended', 'Night Ended'), ('screen_shared', 'Screen Shared'), ('screen_stopped', 'Screen Stopped'), ('paid', 'Paid'), ('unpaid', 'Unpaid'), ('night_called_off', 'Night Called Off'), ('owed_paid', 'Owed Paid'), ('owed_undone', 'Owed Undone'), ('settle_everything_on', 'Settle Everything On'), ('settle_everything_off', 'Settle Everything Off'), ('house_rules', 'House Rules'), ('currency', 'Currency'), ('group_created', 'Group Created'), ('joined', 'Joined'), ('left', 'Left'), ('pay_details', 'Pay Details'), ('nights_imported', 'Nights Imported'), ('import_taken_back', 'Import Taken Back'), ('member_removed', 'Member Removed'), ('season_added', 'Season Added'), ('season_removed', 'Season Removed'), ('invite_link_replaced', 'Invite Link Replaced'), ('signed_in_by_code', 'Signed In By Code'), ('password_set', 'Password Set'), ('phone_signed_out', 'Phone Signed Out')], max_length=30),
         ),
     ]
