@@ -40,6 +40,7 @@ def test_a_rebuild_tells_the_phones_of_the_nights_it_found_different(
     assert after[elsewhere.pk] == before[elsewhere.pk]
     assert front.posts() == [
         (f"/night-{running.pk}", f"version {after[running.pk]}"),
+        (f"/screen-{running.pk}", f"version {after[running.pk]}"),
         (f"/group-{group.pk}", f"version {group.nights_version()}"),
     ]
     assert Change.objects.count() == changes
@@ -68,5 +69,6 @@ def test_a_board_result_found_different_tells_its_nights_phones(
     assert versions()[night.pk] == before + 1
     assert [path for path, _body in front.posts()] == [
         f"/night-{night.pk}",
+        f"/screen-{night.pk}",
         f"/group-{night.group_id}",
     ]
