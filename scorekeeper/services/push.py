@@ -37,6 +37,7 @@ tests' own servers), nothing is published, no page names a stream, and the pages
 every 2 s as before.
 """
 
+import logging
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -49,6 +50,7 @@ from scorekeeper.services.publisher import publisher
 # Sent with night_id and version as a night's message is made: what a receiver returns
 # (a line of text) goes in the message after the version.
 night_told = Signal()
+log = logging.getLogger(__name__)
 
 
 def is_on() -> bool:
@@ -85,8 +87,13 @@ def publish(night_ids: list[int], group_ids: list[int]) -> None:
     older version arriving late costs one empty poll, never a wrong page."""
     versions = Night.objects.filter(pk__in=night_ids).order_by().values_list("pk", "version")
     for night_id, version in versions:
-        carried = [said for _, said in night_told.send(Night, night_id=night_id, version=version)]
-        _send(night_channel(night_id), "\n".join([f"version {version}", *filter(None, carried)]))
+        # What a receiver failed to make is left out, and logged: the phones ask for it.
+        told = night_told.send_robust(Night, night_id=night_id, version=version)
+        for receiver, failed in told:
+            if isinstance(failed, Exception):
+                log.error("%s failed for night %s", receiver, night_id, exc_info=failed)
+        carried = [said for _, said in told if isinstance(said, str) and said]
+        _send(night_channel(night_id), "\n".join([f"version {version}", *carried]))
         _send(screen_channel(night_id), f"version {version}")
     for group_id in group_ids:
         fingerprint = Group.objects.filter(pk=group_id).nights_version()

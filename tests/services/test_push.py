@@ -8,6 +8,7 @@ request it is sent, before it answers. The posts go out from the publishing thre
 (scorekeeper/services/publisher.py): what the front was told is read once that thread has
 posted everything (``sent_within``), never after a sleep."""
 
+import json
 import logging
 import socket
 import threading
@@ -18,6 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.db import transaction
+from django.test import Client
+from django.urls import reverse
 
 from scorekeeper.models import Entry, Group, Night, User
 from scorekeeper.models.payments import TabPayment
@@ -35,8 +38,9 @@ from scorekeeper.services.locks import (
 from scorekeeper.services.nights import end_night, share_screen
 from scorekeeper.services.payments import pay_owed, set_settle_everything
 from scorekeeper.services.publisher import publisher
+from scorekeeper.services.push import night_told
 from scorekeeper.table.people import person_key
-from tests.helpers import enter, finish, make_group, make_night, make_user, play
+from tests.helpers import enter, finish, log_in, make_group, make_night, make_user, play
 
 
 @dataclass
@@ -102,6 +106,40 @@ def test_a_saved_total_is_published_once_the_save_commits(
     assert front.posts() == versions(night)
     assert night.version == before + 1
     assert {content_type for *_, content_type in front.received} == {"text/plain"}
+
+
+def test_the_night_page_s_part_goes_with_the_version_and_a_failed_one_costs_nothing(
+    front, db, django_capture_on_commit_callbacks, caplog
+):
+    """Once a phone asked for the night's page, its message carries the live part on the
+    line after the version (views/pushed_parts.py). A part that could not be made is
+    left out and logged: the save went through, and the phones ask as before."""
+    night = make_night(("Anna", "Bram"))
+    log_in(Client(), "Bram").get(reverse("night_detail", args=[night.pk]))
+    with django_capture_on_commit_callbacks(execute=True):
+        enter(night, "Anna", 5)
+    (said,) = [body for path, body in front.posts() if path == f"/night-{night.pk}"]
+    first, carried = said.split("\n")
+    night.refresh_from_db()
+    assert first == f"version {night.version}" and json.loads(carried)["round"] == 1
+
+    def broken(**kwargs):
+        raise RuntimeError("a template that cannot be drawn")
+
+    night_told.connect(broken, dispatch_uid="broken")
+    try:
+        with (
+            caplog.at_level(logging.ERROR, logger="scorekeeper.services.push"),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            enter(night, "Bram", -5)  # the round goes through all the same
+    finally:
+        night_told.disconnect(dispatch_uid="broken")
+    night.refresh_from_db()
+    assert night.rounds.filter(recorded_at__isnull=False).count() == 1
+    told = [body for path, body in front.posts() if path == f"/night-{night.pk}"]
+    assert told[-1].startswith(f"version {night.version}\n")  # the receiver that worked
+    assert "a template that cannot be drawn" in caplog.text
 
 
 def test_a_round_going_through_publishes_the_version_after_the_round(
