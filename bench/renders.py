@@ -164,6 +164,18 @@ def next_total(night, seats: list, change: int) -> tuple:
     return round_, index, points
 
 
+def posted_total(night, seats: list, phones: list[Phone], change: int, spent: "Spent") -> tuple:
+    """The next total posted from its player's phone as the form posts it (the answer
+    is a redirect), its CPU time added to ``spent.saves``: (the round, the seat's index)."""
+    round_, index, points = next_total(night, seats, change)
+    save = {"round": round_.number, "seat": seats[index].pk, "points": points}
+    start = time.process_time()
+    saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
+    spent.saves += time.process_time() - start
+    assert saved.status_code == 302, saved.status_code
+    return round_, index
+
+
 def fetched_by_all(phones: list[Phone], path: str, params: dict, own_seat: bool = False) -> float:
     """Each phone's fetch of ``path``: the CPU seconds they took together."""
     start = time.process_time()
@@ -184,12 +196,7 @@ def night_changes(night, users, phones: list[Phone], changes: int) -> Spent:
         for change in range(changes):
             night = Night.objects.get(pk=night.pk)
             shown = night.version
-            round_, index, points = next_total(night, seats, change)
-            save = {"round": round_.number, "seat": seats[index].pk, "points": points}
-            start = time.process_time()
-            saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
-            spent.saves += time.process_time() - start
-            assert saved.status_code == 302, saved.status_code
+            round_, _index = posted_total(night, seats, phones, change, spent)
             params = {"version": shown, "round": round_.number}
             spent.fetches += fetched_by_all(phones, f"/nights/{night.pk}/live/", params, True)
     spent.renders = renders.count
@@ -210,13 +217,9 @@ def carried_changes(night, users, phones: list[Phone], changes: int) -> Spent:
     spent = Spent(changes)
     with Renders() as renders:
         for change in range(changes):
-            night = Night.objects.get(pk=night.pk)
-            round_, index, points = next_total(night, seats, change)
-            save = {"round": round_.number, "seat": seats[index].pk, "points": points}
-            start = time.process_time()
-            saved = phones[index].client.post(f"/nights/{night.pk}/entry/", save)
-            spent.saves += time.process_time() - start
-            assert saved.status_code == 302, saved.status_code
+            round_, index = posted_total(
+                Night.objects.get(pk=night.pk), seats, phones, change, spent
+            )
             night = Night.objects.get(pk=night.pk)
             start = time.process_time()
             assert carried(night.pk, night.version) is not None
