@@ -12,6 +12,7 @@ waits for the first.
 
 import fcntl
 import hashlib
+import shutil
 import time
 from collections.abc import Callable
 from importlib import metadata
@@ -53,8 +54,6 @@ def collect_once(folder: Path, collect: Callable[[], None]) -> None:
 
 
 def _forget_old(kept: Path) -> None:
-    import shutil
-
     prefix = kept.name.rsplit("-", 1)[0] + "-"
     for other in kept.parent.glob(prefix + "*"):
         if other == kept or other.suffix == ".lock":

@@ -123,13 +123,9 @@ def _piece_list(night: Night, marked: SharedNight, person: SimpleNamespace) -> l
         "oob_head": True,
         "oob_form": False,
     }
+    # Split at the marks: text, a shared piece's number, text, ... (empty text left out).
     split = MARK.split(render_to_string(LIVE, context))
-    return [int(piece) if odd else piece for odd, piece in _alternating(split) if piece or odd]
-
-
-def _alternating(split: list[str]):
-    for index, piece in enumerate(split):
-        yield index % 2 == 1, piece
+    return [int(piece) if n % 2 else piece for n, piece in enumerate(split) if piece or n % 2]
 
 
 def carry_the_live_part(sender: object, night_id: int, version: int, **kwargs: object) -> str:
