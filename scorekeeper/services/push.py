@@ -1,8 +1,8 @@
 """Changes pushed to the phones, through the front that holds their streams.
 
 Each live page opens one stream (Server-Sent Events) on its night's or its group's
-channel, at the address scorekeeper/site/front_pass.stream_url signed for it when the page was
-drawn: "/streams/night-12?expires=T&pass=SIG". The page's own view has already checked
+channel, at the address scorekeeper/site/front_pass.stream_url signed for it when the
+page was drawn: "/streams/night-12?expires=T&pass=SIG". The page's own view has already checked
 who may see it, so the pass says only "this page may listen to this channel until T".
 nginx checks the pass itself and its Nchan module holds the stream (ofcboard/front.py):
 opening a stream never reaches the app, so a waiting phone costs it no thread and no
@@ -21,12 +21,12 @@ only "version N", never what changed: every fetch of the page or its parts is re
 at once, as before. The pass is signed with a secret drawn from SECRET_KEY, so a
 page's stream outlives a restart of the server.
 
-A night's own pages (the night, its cards, its big screen) listen on the night's
-channel, which is for its group's members: the message for a running night carries
-the night page's live part too, as each member's phone would fetch it
-(views/pushed_parts.py, through :data:`night_told`), so the phones at the table show
-a change without asking for it. A big screen's shared link listens on the night's
-screen channel, told the version alone. The group page and every settlement listen on
+A night's own pages (the night, its cards) listen on the night's channel, which is
+for its group's members: the message for a running night carries the night page's
+live part too, as each member's phone would fetch it (views/pushed_parts.py, through
+:data:`night_told`), so the phones at the table show a change without asking for it.
+Its big screen, a member's or one shared by link, listens on the night's screen
+channel, told the version alone. The group page and every settlement listen on
 the group's, where each change to any of its nights is published too. So a change
 across nights (a payment that clears 300 finished nights) is one message on the
 group's channel, plus one for each of those nights still running, whose own pages
@@ -62,7 +62,8 @@ def night_channel(night_id: int) -> str:
 
 
 def screen_channel(night_id: int) -> str:
-    """A night's big screens shown through their shared link: not its members."""
+    """A night's big screens, a member's or one shared by link: told the version alone,
+    never the members' night page that the night's channel carries."""
     return f"screen-{night_id}"
 
 
