@@ -3,15 +3,16 @@ reaches the phones at the table without each of them asking for it.
 
 When a change to a running night commits, its channel is told "version N"
 (services/push.py); with it now goes what each member's night page would fetch at
-that version (views/nights.night_live), in each language the night's pages were
-asked in lately. The phones differ only in their own bits (their seat, the buttons
-offered to their player, the news they made themselves), so the message holds the
+that version (views/nights.night_live), in the language of the change and each
+language the night's pages were asked in lately. The phones differ only in their own
+bits (their seat, the buttons offered to their player, the news they made
+themselves), so the message holds the
 parts every phone shares once, and for each person whose part differs a list of
 literal pieces and references to the shared ones; everyone else takes the one for a
 member with no seat. A phone that finds its language, its round and its seat in the
 message shows it as if it had fetched it (static/ofcboard/live.js); one that does
-not (a new round's entry form carries a token of its own session, or a language
-nobody asked in yet) fetches, as every phone did before.
+not (a new round's entry form carries a token of its own session, or a language this
+server process was not asked in) fetches, as every phone did before.
 
 The channel is the members' own (views/streams.night_stream checks membership): a
 big screen's shared link listens on another, told the version alone.
@@ -27,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from scorekeeper.models import Night
 from scorekeeper.services.push import is_on as push_is_on
@@ -59,11 +61,12 @@ def asked_in(night_id: int, language: str) -> None:
 def carried(night_id: int, version: int) -> str | None:
     """What the message of ``night_id`` at ``version`` carries besides the version (a
     line of JSON), or None when there is nothing to carry: the night is over (its
-    phones go to the settlement), nobody asked for its page lately, or it has moved
-    on since (the next message will carry that)."""
-    languages = sorted(cache.get(_languages_key(night_id)) or ())
-    if not languages:
-        return None
+    phones go to the settlement) or it has moved on since (the next message will carry
+    that). It is made in the language the change was made in (the saving phone's, when
+    a phone saved) and in each its page was asked in lately: without Redis each server
+    process knows only the asks it answered, and the saver's language is the table's
+    most likely one whichever process answers the save."""
+    languages = sorted({get_language(), *(cache.get(_languages_key(night_id)) or ())})
     night = Night.objects.filter(pk=night_id).select_related("group").first()
     if night is None or night.is_over or night.version != version:
         return None

@@ -9,7 +9,7 @@
 // night's message carries the night page's live part too, as each member's phone would
 // fetch it (scorekeeper/views/pushed_parts.py): the night page shows it as if it had
 // fetched it, and asks only when the part is not there for it (a new round's entry
-// form is the phone's own, a language nobody asked in yet) or the phone is busy.
+// form is the phone's own, a language the server did not carry) or the phone is busy.
 //
 // The poll stays as the safety net: while the stream is open, a timed poll goes out
 // only SAFETY_POLL_MS after the element was last asked for or shown from a message;

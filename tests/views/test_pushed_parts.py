@@ -97,11 +97,18 @@ def test_each_language_the_page_was_asked_in_is_carried(table):
     assert "Wachten op" in assembled(message, "nl", anna)
 
 
-def test_nothing_is_carried_when_no_phone_could_use_it(db):
+def test_a_change_is_carried_in_its_own_language_even_where_nobody_asked(db):
+    """Without Redis, the server process that answers a save may not have answered
+    any of the table's asks: the saving phone's language is carried all the same."""
     night = make_night(("Anna", "Bram"))
     night.refresh_from_db()
-    assert carried(night.pk, night.version) is None  # nobody opened its page yet
+    with translation.override("de"):
+        said = json.loads(carried(night.pk, night.version) or "{}")
+    assert sorted(said["in"]) == ["de"]
 
+
+def test_nothing_is_carried_when_no_phone_could_use_it(db):
+    night = make_night(("Anna", "Bram"))
     opened(night, "Anna")
     enter(night, "Anna", 2)
     night.refresh_from_db()
