@@ -223,7 +223,7 @@ def test_a_change_across_nights_tells_a_running_nights_own_pages_on_its_channel(
 
 
 def test_a_front_that_never_answers_costs_a_payment_across_nights_nothing(
-    front, settings, db, django_capture_on_commit_callbacks
+    front, settings, db, django_capture_on_commit_callbacks, monkeypatch
 ):
     """Taken, never answered: the payer's answer does not wait for the front (it
     waited a second a night, 11.4 s for 10 nights, when the request posted)."""
@@ -235,6 +235,9 @@ def test_a_front_that_never_answers_costs_a_payment_across_nights_nothing(
     reference = time.perf_counter() - started
     group = finished_nights(10)
     silent = a_front_that_never_answers(front, settings)
+    # A publish's wait far longer than a busy machine's hiccup (a fresh-clone run saw
+    # the payment take 1.0 s against 0.1 s): waiting on even one would show.
+    monkeypatch.setattr(publishing, "SECONDS", 5.0)
     try:
         started = time.perf_counter()
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -243,8 +246,8 @@ def test_a_front_that_never_answers_costs_a_payment_across_nights_nothing(
     finally:
         silent.close()  # the publishing thread's wait ends at once
     assert len(callbacks) == 1
-    # Less than one publish's wait (1 s) over the reference, on a busy machine too.
-    assert took < reference + 0.7, f"the payment took {took:.2f} s, {reference:.2f} s answered"
+    # Less than one publish's wait (5 s) over the reference, on a busy machine too.
+    assert took < reference + 2.5, f"the payment took {took:.2f} s, {reference:.2f} s answered"
     assert TabPayment.objects.filter(group=group, cents=10 * 60).count() == 1
 
 
