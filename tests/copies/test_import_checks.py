@@ -11,18 +11,16 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scorekeeper.copies.backup import BackupError, restore_backup, write_backup
-from scorekeeper.copies.group_copy import import_group, write_group
+from scorekeeper.copies.backup import BackupError, restore_backup
+from scorekeeper.copies.group_copy import import_group
 from scorekeeper.copies.import_checks.records import check_file
 from scorekeeper.copies.import_checks.refusal import MOST_SAID
 from scorekeeper.models import Group, PayDetails, User
-from scorekeeper.services.pay_details import save_pay_details
-from tests.management.test_backup import empty_the_database, played_site
+from tests.copies.conftest import IBAN
 
 pytestmark = pytest.mark.database
 
 REFUSED = "Nothing was brought in and nothing was changed"
-IBAN = "NL91ABNA0417164300"
 
 
 def everything() -> dict[str, int]:
@@ -57,27 +55,6 @@ def the_record(objects: list[dict], model: str, **fields) -> dict:
 
 def number_of(objects: list[dict], row: dict) -> int:
     return objects.index(row) + 1
-
-
-@pytest.fixture
-def site_file(db, tmp_path) -> Path:
-    """A whole site written by `backup`, with Anna's pay details, the database then
-    emptied as a restore needs it."""
-    played_site()
-    save_pay_details(user=User.objects.get(name="Anna"), holder="Anna de Vries", iban=IBAN)
-    path = tmp_path / "site.json"
-    write_backup(path)
-    empty_the_database()
-    return path
-
-
-@pytest.fixture
-def group_file(db, tmp_path) -> Path:
-    """The played group written by `backup --group`; the site stays as it was."""
-    group, _nights = played_site()
-    path = tmp_path / "group.json"
-    write_group(path, group.pk)
-    return path
 
 
 def a_lockout(objects: list[dict]) -> None:

@@ -8,11 +8,9 @@ from scorekeeper.copies.group_copy import import_group, write_group
 from scorekeeper.models import User
 from tests.copies.test_import_checks import (
     crafted,
-    group_file,  # noqa: F401 (a fixture)
     number_of,
     records,
     refused_restore,
-    site_file,  # noqa: F401 (a fixture)
     the_record,
 )
 from tests.management.test_backup import played_site
@@ -21,7 +19,7 @@ from tests.services.test_name_keys import stored_name_keys
 pytestmark = pytest.mark.database
 
 
-def test_a_site_file_with_two_accounts_of_one_name_is_refused(site_file):  # noqa: F811
+def test_a_site_file_with_two_accounts_of_one_name_is_refused(site_file):
     def change(objects):
         the_record(objects, "scorekeeper.user", name="Bram")["fields"]["name"] = "ＡＮＮＡ"
 
@@ -46,7 +44,7 @@ def test_a_group_copy_renames_an_account_named_here_in_other_capitals(db, tmp_pa
     assert not User.objects.filter(name="Straße").exists()
 
 
-def test_a_name_key_in_a_file_is_worked_out_again_from_its_name(site_file):  # noqa: F811
+def test_a_name_key_in_a_file_is_worked_out_again_from_its_name(site_file):
     # A hand-edited file: Bram's key says Anna, and the seats carry no key at all
     # (as a file written before the keys): each row gets its own name's key.
     def change(objects):
@@ -59,7 +57,7 @@ def test_a_name_key_in_a_file_is_worked_out_again_from_its_name(site_file):  # n
     assert ("Bram", "bram") in stored_name_keys()["User"]
 
 
-def test_a_group_copy_keeps_the_key_of_each_name_it_brings_in(group_file):  # noqa: F811
+def test_a_group_copy_keeps_the_key_of_each_name_it_brings_in(group_file):
     User.objects.create(name="STRASSE")
 
     def change(objects):
