@@ -18,8 +18,8 @@ IBAN = "NL91ABNA0417164300"
 @pytest.fixture(scope="session")
 def played_files(django_db_setup, django_db_blocker, tmp_path_factory) -> dict[str, bytes]:
     """The played site written by `backup`, with Anna's pay details, and its group
-    written by `backup --group`: played once a run (on each test worker) (playing it is most
-    of each test's time, five times more on PostgreSQL), then taken back."""
+    written by `backup --group`. Played once a run on each test worker and then taken
+    back: playing it was most of each test's time, five times more on PostgreSQL."""
     folder = tmp_path_factory.mktemp("played")
     with django_db_blocker.unblock(), transaction.atomic():
         group, _nights = played_site()
