@@ -23,9 +23,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper.models import Group, Night, Round, Seat, User, parse_board
+from scorekeeper.models import Entry, Group, Night, Round, Seat, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.groups import create_group, join_group
+from scorekeeper.services.money import store_money
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.payments import mark_paid
 from scorekeeper.services.rounds import EntryResult, edit_round, record_entry
@@ -252,6 +253,51 @@ def play_nights(make_night, group, count):
         enter(night, "Anna", 3)
         enter(night, "Bram", -3)
         finish(night)
+
+
+def finished_nights_in_bulk(
+    group: Group, totals: list[dict[str, int]], fields: Callable[[int], dict] = lambda index: {}
+) -> list[Night]:
+    """A finished night of one round for each of ``totals`` (a name to its total, the
+    first name starting the night), oldest first and after the group's other nights,
+    written in bulk with their money stored as the services store it: for the lists
+    and counts of many nights, which the services would take a minute to play.
+    ``fields(index)`` gives each night's own stakes or the like."""
+    users = {user.name: user for user in User.objects.filter(memberships__group=group)}
+    latest = group.nights.order_by("-started_at").values_list("started_at", flat=True).first()
+    start = latest or timezone.now() - timedelta(days=len(totals) + 1)
+    nights = Night.objects.bulk_create(
+        Night(
+            group=group,
+            game="standard",
+            currency=group.currency,
+            started_by=users[next(iter(night))],
+            started_at=start + timedelta(hours=index + 1),
+            ended_at=start + timedelta(hours=index + 2),
+            **{"point_cents": 10, **fields(index)},
+        )
+        for index, night in enumerate(totals)
+    )
+    seats = Seat.objects.bulk_create(
+        Seat(night=night, position=position, user=users[name], name=name)
+        for night, points in zip(nights, totals, strict=True)
+        for position, name in enumerate(points)
+    )
+    rounds, entries, at = [], [], 0
+    for night, points in zip(nights, totals, strict=True):
+        dealer = seats[at]
+        rounds.append(
+            Round(night=night, number=1, dealer=dealer, recorded_at=night.ended_at, recorded_sum=0)
+        )
+        entries += [
+            Entry(round=rounds[-1], seat=seats[at + position], points=total)
+            for position, total in enumerate(points.values())
+        ]
+        at += len(points)
+    Round.objects.bulk_create(rounds)
+    Entry.objects.bulk_create(entries)
+    store_money([night.pk for night in nights])
+    return nights
 
 
 def fix_state_of(night: Night, number: int) -> str:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night, User
 from scorekeeper.reads.history import NIGHTS_PER_PAGE
-from tests.helpers import finish, play
+from tests.helpers import finished_nights_in_bulk
 
 GROUP_NIGHT = re.compile(r'class="row-link night-row" href="/nights/(\d+)/"')
 PLAYER_NIGHT = re.compile(r'<td><a href="/nights/(\d+)/settle/"')
@@ -27,16 +27,12 @@ def group(make_group):
 
 
 @pytest.fixture
-def play_nights_of(make_night, group):
+def play_nights_of(group):
     def play_nights(count: int, first: int = 0) -> list[Night]:
         """``count`` finished nights of Anna and Bram, the one numbered ``i`` (from
         ``first``) a single round of Anna +i, Bram -i."""
-        nights = []
-        for points in range(first, first + count):
-            night = make_night(("Anna", "Bram"), group=group)
-            play(night, {"Anna": points, "Bram": -points})
-            nights.append(finish(night))
-        return nights
+        totals = [{"Anna": points, "Bram": -points} for points in range(first, first + count)]
+        return finished_nights_in_bulk(group, totals)
 
     return play_nights
 

@@ -10,10 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scorekeeper.models import Entry, Group, Night, Round, Seat, User
-from scorekeeper.services.money import store_money
+from scorekeeper.models import Group, Night, User
 from scorekeeper.services.seasons import add_season
-from tests.helpers import finish, play
+from tests.helpers import finish, finished_nights_in_bulk, play
 
 pytestmark = pytest.mark.database
 
@@ -21,45 +20,16 @@ PLAYERS = ("Anna", "Bram", "Chris")
 
 
 def add_finished_nights(group: Group, count: int) -> list[Night]:
-    """``count`` finished nights of Anna, Bram and Chris, written in bulk (the services
-    would take a minute for 300), with their money stored as the services store it."""
-    users = {user.name: user for user in User.objects.filter(name__in=PLAYERS)}
-    start = timezone.now() - timedelta(days=count + 1)
-    nights = Night.objects.bulk_create(
-        Night(
-            group=group,
-            game="standard",
-            point_cents=(10, 50)[index % 2],
-            currency="EUR",
-            loss_cap_cents=300 if index % 3 == 0 else None,
-            started_by=users["Anna"],
-            started_at=start + timedelta(days=index),
-            ended_at=start + timedelta(days=index, hours=3),
-        )
-        for index in range(count)
+    """``count`` finished nights of Anna, Bram and Chris at two stakes, some with a cap
+    on what a player loses."""
+    return finished_nights_in_bulk(
+        group,
+        [dict(zip(PLAYERS, (i % 7 + 1, -(i % 7 + 1) - 2, 2), strict=True)) for i in range(count)],
+        lambda index: {
+            "point_cents": (10, 50)[index % 2],
+            "loss_cap_cents": 300 if index % 3 == 0 else None,
+        },
     )
-    seats = Seat.objects.bulk_create(
-        Seat(night=night, position=position, user=users[name], name=name)
-        for night in nights
-        for position, name in enumerate(PLAYERS)
-    )
-    rounds = Round.objects.bulk_create(
-        Round(
-            night=night,
-            number=1,
-            dealer=seats[3 * index],
-            recorded_at=night.ended_at,
-            recorded_sum=0,
-        )
-        for index, night in enumerate(nights)
-    )
-    Entry.objects.bulk_create(
-        Entry(round=round_, seat=seats[3 * index + position], points=points)
-        for index, round_ in enumerate(rounds)
-        for position, points in enumerate((index % 7 + 1, -(index % 7 + 1) - 2, 2))
-    )
-    store_money([night.pk for night in nights])
-    return nights
 
 
 def query_counts(client, group: Group, anna: User, season: str = "") -> dict[str, int]:
