@@ -189,7 +189,7 @@ def test_a_save_is_answered_while_its_message_is_still_being_made(front, held):
     night = make_night(("Anna", "Bram"))
     making = held(night)
     seat = night.seats.get(name="Anna")
-    answer = log_in(Client(), "Anna").post(
+    answer = log_in(Client(HTTP_ACCEPT_LANGUAGE="de"), "Anna").post(
         reverse("entry_save", args=[night.pk]), {"round": 1, "seat": seat.pk, "points": 5}
     )
     assert answer.status_code == 302
@@ -197,7 +197,10 @@ def test_a_save_is_answered_while_its_message_is_still_being_made(front, held):
     assert making.making.wait(10)  # which the publishing thread is making
     making.let_go.set()
     night.refresh_from_db()
-    assert (f"/night-{night.pk}", f"version {night.version}") in front.posts()
+    (said,) = [body for path, body in front.messages() if path == f"/night-{night.pk}"]
+    version, carried = said.split("\n")
+    assert version == f"version {night.version}"
+    assert "de" in json.loads(carried)["in"]  # in the saver's language, taken at the save
 
 
 def test_a_night_saved_twice_before_its_message_was_made_is_told_once_its_newest_version(
