@@ -725,6 +725,7 @@ async def spread_pushed(server: Server, tables: list[Table], seconds: float, eve
     told N or later (a night saved again before its message was made is told once, its
     newest version: services/publisher.py), as a poll bringing a later version does."""
     told: list[list[dict[int, float]]] = [[{} for _ in t.phones] for t in tables]
+    first = [table.version for table in tables]
     streams = []
     for table, heard in zip(tables, told, strict=True):
         for phone, mine in zip(table.phones, heard, strict=True):
@@ -742,7 +743,19 @@ async def spread_pushed(server: Server, tables: list[Table], seconds: float, eve
     window = Window(server)
     until = time.monotonic() + seconds
     await asyncio.gather(*(writer.run(until) for writer in writers))
-    await asyncio.sleep(3)  # the last saves' messages
+    # The last saves' messages: a node that fell behind tells them late, and a change
+    # told late counts with its delay, not as never told (a minute at most).
+    saved = [
+        (t.version, heard)
+        for t, was, heard in zip(tables, first, told, strict=True)
+        if t.version > was
+    ]
+    waited_until = time.monotonic() + 60
+    await asyncio.sleep(3)
+    while time.monotonic() < waited_until and not all(
+        version in mine for version, heard in saved for mine in heard
+    ):
+        await asyncio.sleep(0.5)
     cpu, _ = window.close()
     still_open = sum(stream.open for stream in streams)
     for stream in streams:
