@@ -4,10 +4,12 @@ written once, never lands anywhere else, and never writes an older value over a
 newer one. Totals (:mod:`.rounds`) and boards (:mod:`.boards`) both go through
 :func:`slot_or_earlier_save`."""
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext, gettext_lazy
 
 from scorekeeper.models import Entry, Night, Round, Seat, User
@@ -49,6 +51,11 @@ class EntrySlot:
     playing: list[Seat]
     game: Game
     existing: Entry | None
+    entries: list[Entry]  # the round's entries, ``existing`` among them
+
+    def with_saved(self, entry: Entry) -> list[Entry]:
+        """The round's entries once ``entry`` is saved in this slot."""
+        return [*(other for other in self.entries if other.seat_id != entry.seat_id), entry]
 
 
 def slot_or_earlier_save(
@@ -71,15 +78,18 @@ def slot_or_earlier_save(
     own. Call with the night locked (:func:`~scorekeeper.services.locks.night_change`);
     raises :class:`Refused` in words for the table.
     """
+    # The seats once, for the slot, the retries' checks and the next round.
+    prefetch_related_objects([night], "seats")
     if key:
-        replayed = _replayed_entry(
-            night=night, round_number=round_number, seat=seat, key=key, entered_by=entered_by
-        )
+        replayed = _replayed_entry(key=key, round_number=round_number, seat=seat)
         if replayed is not None:
+            _check_may_retry(night, round_number, seat, entered_by, replayed)
             return replayed
     try:
-        return _entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
+        slot = _entry_slot(night=night, round_number=round_number, seat=seat, entered_by=entered_by)
     except Refused:
+        if key:
+            _check_not_overtaken(night, round_number, seat, key, None)
         earlier = _recorded_entry(night, round_number, seat)
         if earlier is not None:
             # Only someone who may enter for the seat learns what became of the round.
@@ -88,6 +98,10 @@ def slot_or_earlier_save(
             raise
         _check_may_retry(night, round_number, seat, entered_by, earlier)
         return earlier
+    if key:
+        # The open round's entry of the seat is the one a save sent again would overtake.
+        _check_not_overtaken(night, round_number, seat, key, slot)
+    return slot
 
 
 def _entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User) -> EntrySlot:
@@ -109,11 +123,12 @@ def _entry_slot(*, night: Night, round_number: int, seat: Seat, entered_by: User
     playing = night.playing_seats(round_.number)
     if seat.night_id != night.pk or seat not in playing:
         raise Refused(gettext("%(name)s is not playing this round.") % {"name": seat.name})
-    existing = Entry.objects.filter(round=round_, seat=seat).first()
+    entries = list(round_.entries.order_by())
+    existing = next((entry for entry in entries if entry.seat_id == seat.pk), None)
     refusal = seat.entry_refusal(entered_by, playing, existing)
     if refusal:
         raise Refused(refusal)
-    return EntrySlot(round_, playing, night.game_rules, existing)
+    return EntrySlot(round_, playing, night.game_rules, existing, entries)
 
 
 def _recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
@@ -124,35 +139,34 @@ def _recorded_entry(night: Night, number: int, seat: Seat) -> Entry | None:
     ).first()
 
 
-def _replayed_entry(
-    *, night: Night, round_number: int, seat: Seat, key: str, entered_by: User
-) -> Entry | None:
+def _replayed_entry(*, key: str, round_number: int, seat: Seat) -> Entry | None:
     """The entry an earlier try with this phone's `key` saved, or None when the key is new.
 
     Call with the night locked, so two phones sending one key are answered in turn.
-    A key is one intended save: sent for another seat or round it is refused, and a
-    replay is only answered "saved" to someone who may enter for the seat.
+    A key is one intended save: sent for another seat or round it is refused (and a
+    replay is only answered "saved" to someone who may enter for the seat: the caller
+    checks).
     """
     if len(key) > MAX_KEY_LENGTH:
         raise Refused(gettext("This save cannot be read. Reload the page and save again."))
     entry = Entry.objects.filter(client_key=key).select_related("round").first()
-    if entry is None:
-        _check_not_overtaken(night, round_number, seat, key)
-        return None
-    if entry.seat_id != seat.pk or entry.round.number != round_number:
+    if entry is not None and (entry.seat_id != seat.pk or entry.round.number != round_number):
         raise Refused(KEY_USED)
-    _check_may_retry(night, round_number, seat, entered_by, entry)
     return entry
 
 
-def _check_not_overtaken(night: Night, round_number: int, seat: Seat, key: str) -> None:
-    """A save sent again after the seat's entry was saved anew (on another phone, or
-    on this one from another page) is refused: its value is older than the entry's."""
-    entry = (
-        Entry.objects.filter(round__night=night, round__number=round_number, seat=seat)
-        .select_related("entered_by")
-        .first()
-    )
+def _check_not_overtaken(
+    night: Night, round_number: int, seat: Seat, key: str, slot: EntrySlot | None
+) -> None:
+    """A save with a new ``key`` sent again after the seat's entry was saved anew (on
+    another phone, or on this one from another page) is refused: its value is older
+    than the entry's. The entry is the ``slot``'s when the round is open, else read."""
+    if slot is not None:
+        entry = slot.existing
+    else:
+        entry = Entry.objects.filter(
+            round__night=night, round__number=round_number, seat=seat
+        ).first()
     if entry is None or key not in entry.earlier_keys:
         return
     by = entry.entered_by.name if entry.entered_by else seat.name
@@ -176,16 +190,25 @@ def _check_may_retry(
 
 def save_entry(slot: EntrySlot, *, seat: Seat, key: str, values: dict) -> Entry:
     """Write the seat's entry in ``slot`` with the phone's key; a key another night's
-    entry holds (the only write the night's lock cannot order) is refused in words."""
+    entry holds (the only write the night's lock cannot order) is refused in words.
+    The slot's entry was read under the night's lock, so it is written as read: one
+    statement, an update or an insert. Only a keyed save needs a savepoint, to ask
+    after the key if the insert fails."""
     earlier = slot.existing
-    earlier_keys = earlier.with_key(key) if earlier is not None else []
+    fields = {**values, "client_key": key}
+    if earlier is not None:
+        fields["earlier_keys"] = earlier.with_key(key)
+        entry = copy.copy(earlier)  # the slot's stays as it was read, for the caller
+        for name, value in fields.items():
+            setattr(entry, name, value)
+    else:
+        entry = Entry(round=slot.round, seat=seat, earlier_keys=[], **fields)
     try:
-        with transaction.atomic():
-            entry, _created = Entry.objects.update_or_create(
-                round=slot.round,
-                seat=seat,
-                defaults={**values, "client_key": key, "earlier_keys": earlier_keys},
-            )
+        with transaction.atomic(savepoint=bool(key)):
+            if earlier is not None:
+                entry.save(update_fields=list(fields))
+            else:
+                entry.save(force_insert=True)
     except IntegrityError:
         if key and Entry.objects.filter(client_key=key).exists():
             raise Refused(KEY_USED) from None

@@ -63,7 +63,7 @@ def in_group(night: Night, user: User) -> str:
 def lock_group(group_id: int) -> None:
     """Hold the group's row until the transaction ends: the first lock of every write
     to the group or its nights, so they queue in one order."""
-    Group.objects.select_for_update().filter(pk=group_id).first()
+    Group.objects.select_for_update().filter(pk=group_id).values_list("pk").first()
 
 
 def _lock_nights(night_ids: Iterable[int]) -> list[int]:
@@ -105,6 +105,7 @@ class Recorder:
         self.group_ids, self.night_id, self.by = group_ids, night_id, by
         self.entries: list[tuple[str, dict[str, Any], int | None]] = []
         self.play = False
+        self.money_kept = False
 
     def write(self, writes: _Writes, door: str) -> None:
         """On the way out of ``door``: the entries, when the block wrote a row; refused
@@ -156,6 +157,16 @@ def as_play() -> None:
     recorder.play = True
 
 
+def money_kept() -> None:
+    """The block's writes change no seat's money: a total or cards for a round that has
+    not gone through (only recorded rounds count). The door then leaves each seat's
+    stored figures as they are, which working them out again would find unchanged."""
+    recorder = _recorder.get()
+    if recorder is None:
+        raise Unrecorded("money_kept() is called inside a door.")
+    recorder.money_kept = True
+
+
 def started_on(night: Night) -> str:
     """The day a night started, as the record keeps it (ISO, the site's time zone)."""
     return timezone.localdate(night.started_at).isoformat()
@@ -164,16 +175,16 @@ def started_on(night: Night) -> str:
 @contextmanager
 def _recording(
     group_ids: list[int], night_id: int | None, by: User | None, door: str
-) -> Iterator[_Writes]:
-    """Watch the block's writes (yielded: whether it wrote) and collect its
-    :func:`record` calls; on a clean way out, write the entries (or refuse a change
-    that recorded nothing)."""
+) -> Iterator[tuple[_Writes, Recorder]]:
+    """Watch the block's writes (yielded: whether it wrote, and what it declared) and
+    collect its :func:`record` calls; on a clean way out, write the entries (or refuse
+    a change that recorded nothing)."""
     recorder = Recorder(group_ids, night_id, by)
     writes = _Writes()
     token = _recorder.set(recorder)
     try:
         with connection.execute_wrapper(writes):
-            yield writes
+            yield writes, recorder
     finally:
         _recorder.reset(token)
     recorder.write(writes, door)
@@ -185,10 +196,11 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     locked until the transaction ends, once ``may`` lets ``by`` make the change
     (:class:`Refused` in words otherwise).
 
-    On the way out each seat's stored money is worked out again and the night's version
-    goes up by one, so every phone's next poll gets the page again, when the block
-    wrote anything to the database, and only if it
-    ended without an exception: a refusal raised inside bumps nothing, and the
+    On the way out each seat's stored money is worked out again (unless the block said
+    with :func:`money_kept` that it changed none) and the night's version goes up by
+    one, so every phone's next poll gets the page again, when the block wrote anything
+    to the database, and only if it ended without an exception: a refusal raised
+    inside bumps nothing, and the
     transaction it leaves takes back what the block wrote. Nobody has to remember the
     bump: a block that only read, or answered a save sent again "already saved",
     leaves the version as it was.
@@ -206,12 +218,11 @@ def night_change(night: Night, *, by: User, may: Rule | None) -> Iterator[Night]
     refusal = may(locked, by) if may is not None else ""
     if refusal:
         raise Refused(refusal)
-    writes = _Writes()
-    recording = _recording([locked.group_id], locked.pk, by, "night_change")
-    with connection.execute_wrapper(writes), recording:
+    with _recording([locked.group_id], locked.pk, by, "night_change") as (writes, said):
         yield locked
     if writes.seen:
-        store_money([locked.pk])
+        if not said.money_kept:
+            store_money([locked.pk])
         Night.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         locked.version += 1  # the row is locked: this is the stored value
         push.after_commit(night_ids=[locked.pk], group_ids=[locked.group_id])
@@ -318,7 +329,7 @@ def group_change(group: Group, *, by: User | None) -> Iterator[Group]:
     if not connection.in_atomic_block:
         raise TransactionManagementError("A group is changed inside transaction.atomic.")
     lock_group(group.pk)
-    with _recording([group.pk], None, by, "group_change") as writes:
+    with _recording([group.pk], None, by, "group_change") as (writes, _said):
         yield group
     if writes.seen:
         # A night started or called off, someone joined or left: the group's page shows it.

@@ -34,7 +34,7 @@ from scorekeeper.services.entry_keys import (
     slot_or_earlier_save,
 )
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import as_play, at_table, night_change, record
+from scorekeeper.services.locks import as_play, at_table, money_kept, night_change, record
 from scorekeeper.table.button import next_dealer
 from scorekeeper.table.formatting import signed
 
@@ -43,6 +43,8 @@ from scorekeeper.table.formatting import signed
 class EntryResult:
     entry: Entry
     round_recorded: bool
+    # The night as saved: its version is the one the save made once the door closed.
+    night: Night
     # A retry of a save that had gone through (its answer lost on the Wi-Fi): nothing written.
     already_saved: bool = False
 
@@ -115,7 +117,7 @@ def record_entry(
         except GoneThrough as gone:
             raise NotOpen(_total_not_used(gone, seat, points, entered_by, night)) from None
         if isinstance(slot, Entry):  # an earlier try of this save went through
-            return EntryResult(slot, round_recorded=False, already_saved=True)
+            return EntryResult(slot, round_recorded=False, night=night, already_saved=True)
         as_play()  # a total and the round going through; for someone else, recorded below
         round_, existing, game = slot.round, slot.existing, slot.game
         current = round_.fantasyland_seats.get(seat.pk)
@@ -142,8 +144,10 @@ def record_entry(
                 confirm_entry(existing)
             # A double tap or a retry changes nothing, but may still complete a round that
             # was undone and is now confirmed as it was.
-            recorded = close_round_if_complete(night, round_, slot.playing, game)
-            return EntryResult(existing, round_recorded=recorded)
+            recorded = close_round_if_complete(night, round_, slot.playing, game, slot.entries)
+            if not recorded:
+                money_kept()
+            return EntryResult(existing, round_recorded=recorded, night=night)
         entry = save_entry(
             slot,
             seat=seat,
@@ -157,8 +161,11 @@ def record_entry(
             changes = [[seat.name, existing.points, points]]
             RoundEdit.objects.create(round=round_, edited_by=entered_by, changes=changes)
             record(Change.Kind.ROUND_FIXED, round=round_.number, changes=changes)
-        recorded = close_round_if_complete(night, round_, slot.playing, game)
-        return EntryResult(entry, round_recorded=recorded)
+        entries = slot.with_saved(entry)
+        recorded = close_round_if_complete(night, round_, slot.playing, game, entries)
+        if not recorded:
+            money_kept()  # a total in the open round counts for nobody until it goes through
+        return EntryResult(entry, round_recorded=recorded, night=night)
 
 
 def _total_not_used(
@@ -207,8 +214,19 @@ def confirm_entry(entry: Entry) -> None:
     entry.save(update_fields=["updated_at"])
 
 
-def close_round_if_complete(night: Night, round_: Round, playing: list[Seat], game: Game) -> bool:
-    entries = {entry.seat_id: entry for entry in round_.entries.all()}
+def close_round_if_complete(
+    night: Night,
+    round_: Round,
+    playing: list[Seat],
+    game: Game,
+    entries_now: Iterable[Entry] | None = None,
+) -> bool:
+    """Put ``round_`` through when its totals are all in and add up to zero, and open
+    the next one. ``entries_now`` are the round's entries as the caller wrote them
+    under the night's lock (read here without them)."""
+    if entries_now is None:
+        entries_now = round_.entries.order_by()
+    entries = {entry.seat_id: entry for entry in entries_now}
     if len(entries) < len(playing) or sum(e.points for e in entries.values()) != 0:
         return False
     if any(entry.awaiting_total for entry in entries.values()):

@@ -227,6 +227,9 @@ def entry_save(request: HtmxHttpRequest, night_id: int) -> HttpResponse:
             if queued(request):
                 return saved_reply(already=result.already_saved)
             if request.htmx:
+                # Read at the version the save made, not found moved on and read again;
+                # the shared parts rendered from it are kept for the pushed message.
+                night.version = result.night.version
                 context = _night_context(request.user, night)
                 saved = render(request, "scorekeeper/night.html#entry-saved", context)
                 return shown_version(saved, night)

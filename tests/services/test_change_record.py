@@ -415,7 +415,7 @@ def _writing_services() -> set[str]:
             source = ast.get_source_segment(path.read_text(), node) or ""
             atomic = any("atomic" in ast.unparse(d) for d in node.decorator_list)
             if path.stem != "locks" and (
-                atomic or doors.search(source.split('"""')[-1]) or "transaction.atomic()" in source
+                atomic or doors.search(source.split('"""')[-1]) or "transaction.atomic(" in source
             ):
                 found.add(f"{path.stem}.{node.name}")
     return found

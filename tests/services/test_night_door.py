@@ -401,11 +401,12 @@ def test_a_keyed_total_reads_neither_the_night_nor_the_entry_twice(
     night = make_night()
     seat = seats_of(night)["Anna"]
     anna = user("Anna")
-    # Savepoints, the group's lock (the lock order: the group, then the night), the reads
-    # for the seats' stored money (two: the seats and the recorded entries; a total
-    # before the round adds up changes no seat, so none is written) and the version's
-    # update included; the night is locked once and the entry read once.
-    with django_assert_num_queries(21):
+    # The savepoints of record_entry and of the keyed insert, the group's lock (the lock
+    # order: the group, then the night), the night locked, its seats, the key looked up,
+    # the open round, its entries (read once), the insert and the version's update. A
+    # total before the round adds up changes no seat's money, which is not worked out
+    # again.
+    with django_assert_num_queries(12):
         record_entry(night=night, round_number=1, seat=seat, points=5, entered_by=anna, key=KEY)
 
 

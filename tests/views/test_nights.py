@@ -1,6 +1,8 @@
 """The night page from a phone: forms, refusals, polling, the chart and query counts."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorekeeper.models import Entry, Night, User
@@ -67,6 +69,17 @@ def test_an_htmx_entry_returns_the_form_and_the_live_fragment(login, make_night)
     assert 'id="live" hx-swap-oob="true"' in body
     assert "<html" not in body
     assert "Sum so far +7, 2 to go" in body
+
+
+def test_an_htmx_entry_reads_the_night_it_saved_once(login, make_night):
+    # The answer is read at the version the save made, not at the one the page was
+    # loaded with (found moved on, and read again).
+    night = make_night()
+    client = login("Anna")
+    with CaptureQueriesContext(connection) as captured:
+        post_entry(client, night, "Anna", 7, htmx=True)
+    round_reads = [q for q in captured.captured_queries if 'AS "played"' in q["sql"]]
+    assert len(round_reads) == 1
 
 
 def test_an_invalid_htmx_entry_returns_the_form_with_its_errors(login, make_night):
