@@ -11,11 +11,9 @@ This signed address is the one door to a stream; there is no stream view in the 
 When a door's transaction commits, :func:`after_commit` publishes each changed
 channel's new version once ("version 58") to the front, which sends it down every
 stream on the channel; the page then asks for its fragment as it always did, through
-its own view and its access rule. The request only hands each channel over; the
-messages are made (the version read, the night's live part rendered) and posted by a
-thread of their own (:mod:`scorekeeper.services.publisher`), just before posting: a
-save's answer waits on neither, a front that hangs costs a save nothing, and a night
-saved again before its message was made is told once, its newest version.
+its own view and its access rule. The versions are read on the request's thread, just
+after the commit; the posts go out from a thread of their own
+(:mod:`scorekeeper.services.publisher`), so a front that hangs costs a save nothing.
 
 Taken back: a member removed, a big screen's link taken back, keeps a stream already
 named until its T (two hours at most, scorekeeper/site/front_pass.py), and hears on it
@@ -41,12 +39,10 @@ every 2 s as before.
 
 import logging
 from collections.abc import Iterable
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
-from django.utils import translation
 
 from scorekeeper.models import Group, Night
 from scorekeeper.services.publisher import publisher
@@ -86,39 +82,25 @@ def after_commit(*, night_ids: Iterable[int] = (), group_ids: Iterable[int] = ()
 
 
 def publish(night_ids: list[int], group_ids: list[int]) -> None:
-    """Hand each channel to the publishing thread, which reads what to say just before
-    posting it. Its night messages are made in the language of the change (the saving
-    phone's), taken here, on the request's thread."""
-    front, language = settings.PUSH_URL.rstrip("/"), translation.get_language()
-    for night_id in night_ids:
-        make = partial(_night_messages, front, night_id, language)
-        publisher.make(night_channel(night_id), make)
-    for group_id in group_ids:
-        publisher.make(group_channel(group_id), partial(_group_message, front, group_id))
-
-
-def _night_messages(front: str, night_id: int, language: str) -> list[tuple[str, str]]:
-    """A night's messages as it is now, committed: two saves committed close together
-    may be told in either order, and each phone compares what it is told with what it
-    shows, so an older version arriving late costs one empty poll, never a wrong page."""
-    version = Night.objects.filter(pk=night_id).values_list("version", flat=True).first()
-    if version is None:
-        return []  # called off since: its phones hear it on the group's channel
-    with translation.override(language):
+    """The versions as committed, read now (a query for the nights, one per group) and
+    handed to the publishing thread: two saves committed close together may publish in
+    either order, and each phone compares what it is told with what it shows, so an
+    older version arriving late costs one empty poll, never a wrong page."""
+    versions = Night.objects.filter(pk__in=night_ids).order_by().values_list("pk", "version")
+    for night_id, version in versions:
+        # What a receiver failed to make is left out, and logged: the phones ask for it.
         told = night_told.send_robust(Night, night_id=night_id, version=version)
-    # What a receiver failed to make is left out, and logged: the phones ask for it.
-    for receiver, failed in told:
-        if isinstance(failed, Exception):
-            log.error("%s failed for night %s", receiver, night_id, exc_info=failed)
-    carried = [said for _, said in told if isinstance(said, str) and said]
-    return [
-        (f"{front}/{night_channel(night_id)}", "\n".join([f"version {version}", *carried])),
-        (f"{front}/{screen_channel(night_id)}", f"version {version}"),
-    ]
+        for receiver, failed in told:
+            if isinstance(failed, Exception):
+                log.error("%s failed for night %s", receiver, night_id, exc_info=failed)
+        carried = [said for _, said in told if isinstance(said, str) and said]
+        _send(night_channel(night_id), "\n".join([f"version {version}", *carried]))
+        _send(screen_channel(night_id), f"version {version}")
+    for group_id in group_ids:
+        fingerprint = Group.objects.filter(pk=group_id).nights_version()
+        if fingerprint is not None:
+            _send(group_channel(group_id), f"version {fingerprint}")
 
 
-def _group_message(front: str, group_id: int) -> list[tuple[str, str]]:
-    fingerprint = Group.objects.filter(pk=group_id).nights_version()
-    if fingerprint is None:
-        return []
-    return [(f"{front}/{group_channel(group_id)}", f"version {fingerprint}")]
+def _send(channel: str, message: str) -> None:
+    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, message)
