@@ -66,8 +66,8 @@ from scorekeeper.services.entry_keys import (
     slot_or_earlier_save,
 )
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.locks import as_play, money_kept, night_change, record
-from scorekeeper.services.rounds import check_points, close_round_if_complete
+from scorekeeper.services.locks import as_play, night_change, record
+from scorekeeper.services.rounds import check_points, through_or_money_kept
 from scorekeeper.terms import game_name, row_name
 
 
@@ -256,9 +256,8 @@ def record_board(
             entry.refresh_from_db()
         if before is not None:
             _keep_changed_totals(round_, before, entered_by)
-        recorded = close_round_if_complete(night, round_, slot.playing, game)
-        if not recorded:
-            money_kept()  # cards in the open round count for nobody until it goes through
+        # Read again: counting the table may have rewritten the other seats' entries.
+        recorded = through_or_money_kept(night, round_, slot.playing, game)
         return BoardSaved(entry, result, round_recorded=recorded)
 
 

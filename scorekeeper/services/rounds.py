@@ -144,9 +144,7 @@ def record_entry(
                 confirm_entry(existing)
             # A double tap or a retry changes nothing, but may still complete a round that
             # was undone and is now confirmed as it was.
-            recorded = close_round_if_complete(night, round_, slot.playing, game, slot.entries)
-            if not recorded:
-                money_kept()
+            recorded = through_or_money_kept(night, round_, slot.playing, game, slot.entries)
             return EntryResult(existing, round_recorded=recorded, night=night)
         entry = save_entry(
             slot,
@@ -162,9 +160,7 @@ def record_entry(
             RoundEdit.objects.create(round=round_, edited_by=entered_by, changes=changes)
             record(Change.Kind.ROUND_FIXED, round=round_.number, changes=changes)
         entries = slot.with_saved(entry)
-        recorded = close_round_if_complete(night, round_, slot.playing, game, entries)
-        if not recorded:
-            money_kept()  # a total in the open round counts for nobody until it goes through
+        recorded = through_or_money_kept(night, round_, slot.playing, game, entries)
         return EntryResult(entry, round_recorded=recorded, night=night)
 
 
@@ -212,6 +208,23 @@ def confirm_entry(entry: Entry) -> None:
     """A total of a reopened round saved again as it was: the table has looked at it."""
     entry.updated_at = timezone.now()
     entry.save(update_fields=["updated_at"])
+
+
+def through_or_money_kept(
+    night: Night,
+    round_: Round,
+    playing: list[Seat],
+    game: Game,
+    entries_now: Iterable[Entry] | None = None,
+) -> bool:
+    """After a save whose only writes are to the open round's entries (a total, cards):
+    the round goes through when it is complete, and the door then works out every
+    seat's money; otherwise the door is told no seat's money changed, since only the
+    rounds that went through count (:func:`~scorekeeper.services.locks.money_kept`)."""
+    recorded = close_round_if_complete(night, round_, playing, game, entries_now)
+    if not recorded:
+        money_kept()
+    return recorded
 
 
 def close_round_if_complete(

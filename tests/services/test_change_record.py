@@ -465,14 +465,17 @@ def _called_name(call: ast.Call) -> str | None:
 def writes_outside_a_door(paths: list[Path]) -> dict[str, list[str]]:
     """Each function of ``paths`` with a model write (``.save()``, ``.create()``...) that
     is not inside ``with <a door>(...)``, by "module.function", naming each write by its
-    line; a helper every call of which is inside a door (or inside another such helper)
-    is inside one too. The doors' own module is theirs."""
+    line; a helper every call of which is inside a door (or inside another such helper,
+    whether or not that one writes itself) is inside one too. The doors' own module is
+    theirs."""
     bare: dict[str, list[str]] = {}
     calls: dict[str, list[tuple[str, bool]]] = {}  # function name -> (caller, in a door)
+    defined: set[str] = set()
 
     def walk(node: ast.AST, stem: str, function: str, in_door: bool) -> None:
         if isinstance(node, ast.FunctionDef):
             function = f"{stem}.{node.name}"
+            defined.add(function)
         if isinstance(node, ast.With) and any(
             isinstance(item.context_expr, ast.Call) and _called_name(item.context_expr) in DOORS
             for item in node.items
@@ -493,7 +496,7 @@ def writes_outside_a_door(paths: list[Path]) -> dict[str, list[str]]:
     grew = True
     while grew:
         grew = False
-        for function in set(bare) - inside:
+        for function in defined - inside:
             callers = calls.get(function.split(".")[1], [])
             if callers and all(door or caller in inside for caller, door in callers):
                 inside.add(function)
