@@ -60,7 +60,12 @@ def test_a_hostile_file_is_answered_in_words_within_two_seconds(name, client, lo
     assert answers[0].status_code == 200
     assert any(words in page for words in WORDS), page[-3000:]
     assert took < 2.0, f"{name}: {took:.2f} s"
-    # The reading never holds the interpreter from the other threads for long.
+    # The reading never holds the interpreter from the other threads for long. A busy
+    # machine's scheduler can stop a thread that long once (a fresh-clone run saw
+    # 0.213 s); a reading that holds the interpreter does it every time, so it is read
+    # once more before failing.
+    if pause >= 0.2:
+        pause = min(pause, answered_in_time(post)[1])
     assert pause < 0.2, f"{name}: another thread waited {pause:.3f} s"
 
 
