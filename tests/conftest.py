@@ -8,6 +8,7 @@ from django.test import Client
 from hypothesis import settings
 
 from tests import helpers
+from tests.browser_lanes import pytest_addoption, pytest_xdist_make_scheduler  # noqa: F401
 from tests.static_collected import collect_once
 
 # Speed is measured by the benchmarks, not here: on a loaded CI machine hypothesis's

@@ -280,6 +280,7 @@ class Flood:
             key.fileobj.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.timed
 def test_held_bodies_and_a_flood_from_one_address_leave_every_save_going_through(
     behind_the_front,
 ):
@@ -299,6 +300,7 @@ def test_held_bodies_and_a_flood_from_one_address_leave_every_save_going_through
     assert max(waits) < SAVE_SECONDS, sorted(waits)[-3:]
 
 
+@pytest.mark.timed
 def test_a_seventh_client_behind_the_tables_router_does_not_stop_the_table(behind_the_front):
     """Six phones behind one address (a router, a public site: two tables of three, as
     OFC seats four at most) and, on the same address, a client holding 100 bodies

@@ -131,6 +131,7 @@ def test_held_bodies_from_eight_addresses_keep_nginx_under_256_mb(served, transa
     assert during - before < 64, f"nginx went from {before:.0f} to {during:.0f} MB"
 
 
+@pytest.mark.timed
 def test_a_client_behind_the_tables_router_flooding_and_holding_bodies_does_not_stop_it(
     behind_the_front,
 ):

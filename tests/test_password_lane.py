@@ -81,6 +81,7 @@ def refuse_logins_from(addresses: list[str], tmp_path) -> None:
                 count_wrong_password(request, "nobody")
 
 
+@pytest.mark.timed
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_posts_that_never_hash_leave_a_members_login_answered(tmp_path):

@@ -43,6 +43,7 @@ WORDS = (
 )
 
 
+@pytest.mark.timed
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_file_is_answered_in_words_within_two_seconds(name, client, login, db):
     data = HOSTILE[name]

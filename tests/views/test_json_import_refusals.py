@@ -92,6 +92,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.timed
 @pytest.mark.parametrize("name", BROKEN)
 def test_a_broken_json_file_is_answered_in_words_and_imports_nothing(name, export, client):
     make, words = BROKEN[name]
@@ -114,6 +115,7 @@ def test_a_broken_json_file_is_answered_in_words_and_imports_nothing(name, expor
     assert (Night.objects.count(), Change.objects.count()) == (nights, changes)
 
 
+@pytest.mark.timed
 def test_a_file_near_the_limit_broken_at_its_end_holds_no_other_phone(export, client):
     """Every night read before the last one's wrong value: the longest a file is read,
     and meanwhile a thread beside it (another phone's save) waits little."""

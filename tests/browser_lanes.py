@@ -1,0 +1,45 @@
+"""make test's hand-out of tests to its workers: every test goes to whichever worker is
+free, except the browser tests, which run in a few lanes, each on one worker.
+
+With runs of tests handed out in the order they are found (xdist's default), one
+worker got every browser test and went on alone for minutes after the others had
+finished; with every test free (--dist worksteal), four browsers drew their pages at
+once, slowed each other down, and tests that time an answer ran at the fullest load.
+(xdist's own --dist loadgroup would say this with marks, but it names a group by
+rewriting the test's id, which pytest 9.2 no longer reads: pytest-xdist issue 1386.)"""
+
+import pytest
+from xdist.scheduler import LoadScopeScheduling
+
+BROWSER_TESTS = "tests/e2e/"
+
+
+class BrowserLanes(LoadScopeScheduling):
+    def __init__(self, config: pytest.Config, log, *, lanes: int) -> None:
+        super().__init__(config, log)
+        self.lanes = lanes
+        self.lane_of: dict[str, str] = {}
+
+    def _split_scope(self, nodeid: str) -> str:
+        # xdist hands out one scope at a time to one worker: a test alone, or a lane.
+        if not nodeid.startswith(BROWSER_TESTS):
+            return nodeid
+        if nodeid not in self.lane_of:
+            # The browser tests take turns, in the order found (slowest files first).
+            self.lane_of[nodeid] = f"browser lane {len(self.lane_of) % self.lanes}"
+        return self.lane_of[nodeid]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--browser-lanes",
+        type=int,
+        default=0,
+        help="run the browser tests on this many workers, every other test on any",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    lanes = config.getoption("browser_lanes")
+    return BrowserLanes(config, log, lanes=lanes) if lanes else None
