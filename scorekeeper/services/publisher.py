@@ -51,6 +51,7 @@ class Publisher:
 
     def sent_within(self, seconds: float) -> bool:
         """Whether everything sent so far was posted (or given up on) within ``seconds``:
+        for a command, whose process ends when it returns and the thread with it, and
         for the tests, which read what the front was told."""
         with self._changed:
             return self._changed.wait_for(lambda: not self._waiting and not self._posting, seconds)

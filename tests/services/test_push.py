@@ -8,6 +8,7 @@ request it is sent, before it answers. The posts go out from the publishing thre
 (scorekeeper/services/publisher.py): what the front was told is read once that thread has
 posted everything (``sent_within``), never after a sleep."""
 
+import io
 import json
 import logging
 import socket
@@ -18,11 +19,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Entry, Group, Night, User
+from scorekeeper.models import Entry, Group, Night, Seat, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services import publisher as publishing
@@ -48,6 +50,7 @@ class FakeFront:
     url: str
     received: list[tuple[str, str, str, str]] = field(default_factory=list)
     status: int = 201
+    answer_after: float = 0.0  # seconds the front takes over each post it was sent
 
     def messages(self) -> list[tuple[str, str]]:
         """What was published: (the channel's path, the whole message)."""
@@ -69,6 +72,7 @@ def front(settings) -> Iterator[FakeFront]:
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
             fake.received.append(("POST", self.path, body, self.headers.get("Content-Type", "")))
+            time.sleep(fake.answer_after)
             self.send_response(fake.status)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -249,6 +253,22 @@ def test_a_front_that_never_answers_costs_a_payment_across_nights_nothing(
     # Less than one publish's wait (5 s) over the reference, on a busy machine too.
     assert took < reference + 2.5, f"the payment took {took:.2f} s, {reference:.2f} s answered"
     assert TabPayment.objects.filter(group=group, cents=10 * 60).count() == 1
+
+
+def test_manage_py_rebuild_ends_once_the_phones_of_the_nights_it_changed_were_told(
+    front, transactional_db
+):
+    """The command's process ends when it returns, and the publishing thread with it:
+    each message is out by then (a front that took 0.2 s a post left the group's
+    behind when the command did not wait)."""
+    night = play(make_night(), {"Anna": 5, "Bram": -2, "Chris": -3})
+    assert publisher.sent_within(10)
+    Seat.objects.filter(night=night).update(cents=0)  # spoiled
+    front.answer_after = 0.2
+    front.received.clear()
+    call_command("rebuild", stdout=io.StringIO())
+    assert publisher.sent_within(0), "the command ended before the phones were told"
+    assert front.posts() == versions(night)
 
 
 def test_a_change_refused_at_the_door_publishes_nothing(

@@ -1,7 +1,14 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.models import Night
+from scorekeeper.services.publisher import publisher
 from scorekeeper.services.rebuild import rebuild_stored_figures
+
+# The process ends when the command returns, and the publishing thread with it: the
+# phones of the nights whose figures were different are told before that. A front that
+# does not answer holds the command this long at most; those phones' safety poll (30 s)
+# shows the change then.
+TELLING_SECONDS = 10
 
 
 class Command(BaseCommand):
@@ -30,6 +37,7 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"There is no night {', '.join(map(str, missing))}.")
         rebuilt = rebuild_stored_figures(night)
+        publisher.sent_within(TELLING_SECONDS)
         self.stdout.write(
             f"Rebuilt the stored figures of {_count(rebuilt.nights, 'night')}: "
             f"{_count(rebuilt.seats, 'seat')} ({rebuilt.seats_changed} different) and "
