@@ -1,5 +1,8 @@
-"""make test's hand-out of tests to its workers: every test goes to whichever worker is
-free, except the browser tests, which run in a few lanes, each on one worker.
+"""make test's hand-out of tests to its workers: each test file goes to whichever worker
+is free, as xdist's --dist loadscope hands them out, in the order they are found (the
+slowest first, tests/conftest.py), except the browser tests, which run in a few lanes
+that take turns test by test, each lane on one worker. A file stays on one worker, so
+that the servers and fronts its tests share (module fixtures) start once a run.
 
 With runs of tests handed out in the order they are found (xdist's default), one
 worker got every browser test and went on alone for minutes after the others had
@@ -17,13 +20,15 @@ BROWSER_TESTS = "tests/e2e/"
 class BrowserLanes(LoadScopeScheduling):
     def __init__(self, config: pytest.Config, log, *, lanes: int) -> None:
         super().__init__(config, log)
+        # Not by size (loadscope's default): the slowest files first, as found.
+        config.option.loadscopereorder = False
         self.lanes = lanes
         self.lane_of: dict[str, str] = {}
 
     def _split_scope(self, nodeid: str) -> str:
-        # xdist hands out one scope at a time to one worker: a test alone, or a lane.
+        # xdist hands out one scope at a time to one worker: a file, or a lane.
         if not nodeid.startswith(BROWSER_TESTS):
-            return nodeid
+            return super()._split_scope(nodeid)
         if nodeid not in self.lane_of:
             # The browser tests take turns, in the order found (slowest files first).
             self.lane_of[nodeid] = f"browser lane {len(self.lane_of) % self.lanes}"

@@ -53,6 +53,12 @@ SLOW_FIRST = (
     "tests/test_many_nodes.py",
     "tests/test_faults.py",
     "tests/test_serve.py",
+    # and the files of one long test or a few (machines of random steps, rebuilds).
+    "tests/services/test_money_properties.py",
+    "tests/management/test_rebuild.py",
+    "tests/services/test_night_machine.py",
+    "tests/management/test_backup_every_door.py",
+    "tests/views/test_query_counts.py",
 )
 
 
