@@ -388,6 +388,7 @@ def status_from(address: str, port: int, headers: str = "") -> int:
         return int(sock.recv(64).split()[1])
 
 
+@pytest.mark.timed
 def test_behind_a_load_balancer_the_limits_count_phones_not_the_balancer(transactional_db):
     """A TLS load balancer before the front (OFCBOARD_TRUSTED_PROXY): one phone behind it
     asking too much is stopped, the others behind it are not; anyone else claiming an

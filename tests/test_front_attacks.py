@@ -116,6 +116,7 @@ class BigHeldBodies(HeldBodies):
         self.stop.wait()
 
 
+@pytest.mark.timed
 def test_held_bodies_from_eight_addresses_keep_nginx_under_256_mb(served, transactional_db):
     """The issue's attack: 8 addresses holding 256 bodies each, announced at 1 MB, took
     nginx from 26 MB to 2,126 MB when it kept a whole body in memory."""
@@ -178,6 +179,7 @@ class StaticFlood(Flood):
         self.asked += 1
 
 
+@pytest.mark.timed
 def test_a_flood_of_static_files_is_limited_like_any_other(behind_the_front):
     flood = StaticFlood(behind_the_front, "127.0.11.1", 300)
     try:
@@ -197,6 +199,7 @@ def wrong_code(port: int, proxy: str, address: str) -> int:
         return int(sock.recv(64).split()[1])
 
 
+@pytest.mark.timed
 def test_an_ipv6_64_counts_as_one_address(transactional_db):
     """Behind a trusted proxy, the addresses of one /64 share the front's limits and
     the throttle's count of wrong codes; another /64 is another address."""
