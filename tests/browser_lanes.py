@@ -1,8 +1,11 @@
 """make test's hand-out of tests to its workers: each test file goes to whichever worker
 is free, as xdist's --dist loadscope hands them out, in the order they are found (the
 slowest first, tests/conftest.py), except the browser tests, which run in a few lanes
-that take turns test by test, each lane on one worker. A file stays on one worker, so
-that the servers and fronts its tests share (module fixtures) start once a run.
+that take turns test by test, and the files that start servers and fronts of their
+own, which run one after another in a lane of theirs: each lane on one worker. A file
+stays on one worker, so that the servers and fronts its tests share (module fixtures)
+start once a run. Handed out freely, the server files ran at the start all at once,
+beside both browsers, and a fresh-clone run failed two tests that time an answer.
 
 With runs of tests handed out in the order they are found (xdist's default), one
 worker got every browser test and went on alone for minutes after the others had
@@ -15,6 +18,16 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 BROWSER_TESTS = "tests/e2e/"
+SERVER_TESTS = (
+    "tests/test_benchmarks.py",
+    "tests/test_deployed_site.py",
+    "tests/test_faults.py",
+    "tests/test_front.py",
+    "tests/test_front_attacks.py",
+    "tests/test_many_nodes.py",
+    "tests/test_serve.py",
+    "tests/test_server_front.py",
+)
 
 
 class BrowserLanes(LoadScopeScheduling):
@@ -27,6 +40,8 @@ class BrowserLanes(LoadScopeScheduling):
 
     def _split_scope(self, nodeid: str) -> str:
         # xdist hands out one scope at a time to one worker: a file, or a lane.
+        if nodeid.startswith(SERVER_TESTS):
+            return "server lane"
         if not nodeid.startswith(BROWSER_TESTS):
             return super()._split_scope(nodeid)
         if nodeid not in self.lane_of:

@@ -343,6 +343,7 @@ def poll_latencies(phones: Iterable[Phone], poll: str, seconds: float) -> list[f
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.timed
 def test_wrong_passwords_as_fast_as_twelve_threads_can_leave_polls_quick():
     night = make_night(PLAYERS)
     process, port = serving_the_test_database("tests.settings_hashing")
