@@ -5,10 +5,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from scorekeeper.models.groups import MembershipQuerySet
+from scorekeeper.models.groups import Membership
 from scorekeeper.models.nights import Night, Seat
 from scorekeeper.table.codes import CODE_LENGTH
 
@@ -38,17 +38,20 @@ def table_mates(user) -> set[int]:
     started themselves with a friend's name on it."""
     now = timezone.now()
     recent = Q(ended_at__isnull=True) | Q(ended_at__gte=now - SAT_TOGETHER_WITHIN)
-    nights = Night.objects.filter(
-        recent,
-        Q(group__memberships__user=user, group__memberships__joined_at__lte=now - MEMBER_FOR),
-        MembershipQuerySet.current_through("group__memberships__"),
-        seats__user=user,
+    # Memberships and seats are asked after (EXISTS), not joined: a join through a
+    # group's memberships multiplies the rows by its members, and PostgreSQL, planning from
+    # statistics that still say the tables are nearly empty (a group imported or
+    # restored minutes ago), nested those joins into minutes at 300 nights.
+    joined_long_enough = Membership.objects.current().filter(
+        group=OuterRef("group"), user=user, joined_at__lte=now - MEMBER_FOR
     )
-    mates = Seat.objects.filter(
-        Q(night__in=nights),
-        Q(night__group__memberships__user=F("user")),
-        MembershipQuerySet.current_through("night__group__memberships__"),
-    ).exclude(user=user)
+    sat_there = Seat.objects.filter(night=OuterRef("pk"), user=user)
+    nights = Night.objects.filter(recent, Exists(joined_long_enough), Exists(sat_there))
+    still_a_member = Membership.objects.current().filter(
+        group__nights=OuterRef("night"), user=OuterRef("user")
+    )
+    mates = Seat.objects.filter(Exists(still_a_member), night__in=nights.values("pk"))
+    mates = mates.exclude(user=user)
     return set(mates.values_list("user_id", flat=True))
 
 
