@@ -8,7 +8,6 @@ from django.test import Client
 from hypothesis import settings
 
 from tests import helpers
-from tests.browser_lanes import pytest_addoption, pytest_xdist_make_scheduler  # noqa: F401
 from tests.static_collected import collect_once
 
 # Speed is measured by the benchmarks, not here: on a loaded CI machine hypothesis's
@@ -53,12 +52,6 @@ SLOW_FIRST = (
     "tests/test_many_nodes.py",
     "tests/test_faults.py",
     "tests/test_serve.py",
-    # and the files of one long test or a few (machines of random steps, rebuilds).
-    "tests/services/test_money_properties.py",
-    "tests/management/test_rebuild.py",
-    "tests/services/test_night_machine.py",
-    "tests/management/test_backup_every_door.py",
-    "tests/views/test_query_counts.py",
 )
 
 
