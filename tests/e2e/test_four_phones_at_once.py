@@ -25,6 +25,8 @@ from tests.helpers import make_night
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    # The 3 s is the table's, not a loaded machine's: make test runs it after the rest.
+    pytest.mark.timed,
     pytest.mark.skipif(front.find() is None, reason="nginx with Nchan is not installed"),
 ]
 
