@@ -24,6 +24,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper.management.commands import rebuild as rebuild_command
 from scorekeeper.models import Entry, Group, Night, Seat, User
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
@@ -269,6 +270,20 @@ def test_manage_py_rebuild_ends_once_the_phones_of_the_nights_it_changed_were_to
     call_command("rebuild", stdout=io.StringIO())
     assert publisher.sent_within(0), "the command ended before the phones were told"
     assert front.posts() == versions(night)
+
+
+def test_manage_py_rebuild_says_so_when_the_front_does_not_take_the_news_in_time(
+    front, transactional_db, monkeypatch
+):
+    night = play(make_night(), {"Anna": 5, "Bram": -2, "Chris": -3})
+    assert publisher.sent_within(10)
+    Seat.objects.filter(night=night).update(cents=0)
+    monkeypatch.setattr(rebuild_command, "TELLING_SECONDS", 0.1)
+    front.answer_after = 0.5
+    said, warned = io.StringIO(), io.StringIO()
+    call_command("rebuild", stdout=said, stderr=warned)
+    assert "did not take the news within 0.1 s" in warned.getvalue()
+    assert said.getvalue().startswith("Rebuilt the stored figures of 1 night")
 
 
 def test_a_change_refused_at_the_door_publishes_nothing(

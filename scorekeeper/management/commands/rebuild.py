@@ -37,7 +37,11 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"There is no night {', '.join(map(str, missing))}.")
         rebuilt = rebuild_stored_figures(night)
-        publisher.sent_within(TELLING_SECONDS)
+        if not publisher.sent_within(TELLING_SECONDS):
+            self.stderr.write(
+                f"The front did not take the news within {TELLING_SECONDS} s: phones showing "
+                "the nights rebuilt show their figures at their next check, within 30 s."
+            )
         self.stdout.write(
             f"Rebuilt the stored figures of {_count(rebuilt.nights, 'night')}: "
             f"{_count(rebuilt.seats, 'seat')} ({rebuilt.seats_changed} different) and "
