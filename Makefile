@@ -104,21 +104,25 @@ format: setup-dev
 
 PYTEST := $(BIN)/pytest -p no:cacheprovider
 
-# The working loop: the engine, the table's rules, services, reads, views and the
-# site's machinery on SQLite, in about three minutes on two cores (the goal is one).
-# No browser, no server of its own (those tests start granian or a live server and
-# wait on it), no run of the benchmarks' scripts, nothing marked slow (the 2.6 million
-# hands), and none of the tests of the database's own behaviour (marked database:
-# threads, locks, migrations, query counts, which make test runs on both databases;
-# they are a third of the time).
-# `make quick QUICK="not slow"` keeps those.
-NOT_QUICK := tests/e2e tests/test_serve.py tests/test_server_front.py tests/test_front.py tests/test_front_attacks.py tests/test_many_nodes.py \
-	tests/test_deployed_site.py tests/test_faults.py tests/test_session_cache.py \
-	tests/test_benchmarks.py
+# The working loop: the engine, the table's rules, the services, the reads, the copies
+# and the site's machinery and words on SQLite, in under a minute on two cores. Left
+# to make test: the pages and management commands (tests/views, tests/management:
+# half the loop's time), the browsers, the tests that start a server of their own and
+# wait on it, the runs of the benchmarks' scripts, the tests marked slow (the 2.6
+# million hands) and those marked database (threads, locks, migrations, query counts:
+# without them the tables are made from the models, not migrated). The property
+# tests draw a quarter of their examples, new ones each run (tests/examples.py).
+# `make quick QUICK="not slow" QUICK_TABLES= NOT_QUICK=tests/e2e` runs nearly everything.
+NOT_QUICK := tests/e2e tests/views tests/management tests/test_serve.py \
+	tests/test_server_front.py tests/test_front.py tests/test_front_attacks.py \
+	tests/test_many_nodes.py tests/test_deployed_site.py tests/test_faults.py \
+	tests/test_session_cache.py tests/test_benchmarks.py
 QUICK ?= not slow and not database
+QUICK_TABLES ?= --no-migrations
 
+quick: export OFCBOARD_HYPOTHESIS = quick
 quick: setup-dev
-	$(PYTEST) -n 2 --dist worksteal -q -m "$(QUICK)" $(NOT_QUICK:%=--ignore=%)
+	$(PYTEST) -n 2 --dist worksteal -q -m "$(QUICK)" $(QUICK_TABLES) $(NOT_QUICK:%=--ignore=%)
 
 # Everything CI runs: ruff and mypy, the migrations check, the whole suite on SQLite
 # (the default) and, beside it, the tests marked `database` (the database's own

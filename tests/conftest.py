@@ -17,6 +17,8 @@ settings.register_profile("ofcboard", deadline=None)
 # fails on its own code, not on a draw; make quick draws new ones each time, which is
 # where a property finds what nobody thought of.
 settings.register_profile("ci", parent=settings.get_profile("ofcboard"), derandomize=True)
+# make quick, the working loop, draws a quarter of the examples (tests/examples.py).
+settings.register_profile("quick", parent=settings.get_profile("ofcboard"), max_examples=25)
 settings.load_profile(os.environ.get("OFCBOARD_HYPOTHESIS", "ofcboard"))
 
 

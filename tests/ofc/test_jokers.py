@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.ofc import DECK, JOKER, PRESETS, OFCError, hand_key
 from scorekeeper.ofc.jokers import resolve
+from tests.examples import examples
 
 from .util import alone, board, score
 
@@ -121,7 +122,7 @@ def joker_boards(draw):
     return cards[:3], cards[3:8], cards[8:]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(joker_boards())
 def test_the_search_finds_what_a_brute_force_finds(rows):
     keys, _ = resolve(JOKERS, rows, used=set())

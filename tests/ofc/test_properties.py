@@ -11,6 +11,7 @@ from scorekeeper.ofc.evaluate import hand_key
 from scorekeeper.ofc.royalties import ROYALTY_KEYS, STANDARD_ROYALTIES
 from scorekeeper.ofc.scoring import _score_checked
 from scorekeeper.ofc.scoring_systems import Scoring
+from tests.examples import examples
 
 # A table's own royalties: any entries of any section changed to any allowed amount.
 royalty_changes = st.fixed_dictionaries(
@@ -46,7 +47,7 @@ def tables(draw, games=tuple(PRESETS)):
     return game, boards
 
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=examples(150), deadline=None)
 
 
 @SETTINGS
@@ -105,7 +106,7 @@ def test_reordering_the_seats_changes_no_players_points(table, rng):
     assert before == after
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(tables(games=("jokers",)))
 def test_replacing_a_joker_by_the_card_it_became_scores_the_same(table):
     game, boards = table

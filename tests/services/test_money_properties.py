@@ -40,6 +40,7 @@ from scorekeeper.services.rounds import edit_round
 from scorekeeper.services.seats import leave_seat
 from scorekeeper.table.people import person_key
 from scorekeeper.table.settlement import apply_loss_cap
+from tests.examples import examples
 from tests.helpers import finish, log_in, make_group, make_night, play
 
 MEMBERS = ("Anna", "Bram", "Chris", "Dora")
@@ -119,7 +120,7 @@ class MoneyOverRandomGroups(TestCase):
             self.assertEqual(set(squared.values()) - {0}, set(), night)
 
     @settings(
-        max_examples=8,
+        max_examples=examples(8),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )

@@ -17,6 +17,7 @@ from scorekeeper.services.entry_keys import NotOpen
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
+from tests.examples import examples
 from tests.helpers import make_night
 
 PLAYERS = ("Anna", "Bram", "Cora", "Dan")
@@ -217,7 +218,7 @@ class NightMachine(RuleBasedStateMachine):
 @pytest.mark.django_db
 def test_a_night_driven_in_random_orders_stores_what_the_model_expects():
     NightMachine.TestCase.settings = settings(
-        max_examples=10,
+        max_examples=examples(10),
         stateful_step_count=30,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

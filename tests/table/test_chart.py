@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper.table.chart import _thinned, running_totals
 from scorekeeper.table.chart_shapes import Chart, ChartSeries, Segment, Text
 from scorekeeper.table.formatting import money, signed
+from tests.examples import examples
 
 
 def described(rounds: int, totals: list[str]) -> str:
@@ -233,7 +234,7 @@ series_strategy = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(series_strategy)
 def test_every_coordinate_stays_inside_the_view_box(players):
     rounds = max(len(points) for _, points in players)
@@ -303,7 +304,7 @@ def test_a_late_start_cannot_run_past_the_night():
         ChartSeries("Dana", [1], start=-1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 6), st.lists(st.integers(-1000, 1000), max_size=6)),

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.table.settlement import EXACT_LIMIT, CappedBalances, apply_loss_cap, settle
+from tests.examples import examples
 
 # ---------------------------------------------------------------------------
 # Helpers, written independently of the module under test.
@@ -162,13 +163,13 @@ def test_every_payment_is_positive_and_between_two_different_players(balances):
         assert balances[payer] < 0 < balances[payee]
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(balances_of(1, 8))
 def test_payment_count_equals_brute_force_optimum_up_to_eight_players(balances):
     assert len(settle(balances)) == brute_force_fewest_payments(balances)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(balances_of(16, 30))
 def test_more_than_fifteen_players_never_take_more_than_n_minus_one_payments(balances):
     payments = settle(balances)
