@@ -56,9 +56,10 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ofcboard.front import Front, Nginx
+from ofcboard.front import Nginx
 from ofcboard.front import find as find_front
-from ofcboard.front import start as start_front
+from ofcboard.front_process import Front
+from ofcboard.front_process import start as start_front
 from ofcboard.lanes import HASHING_AT_ONCE, HASHING_WAITING, Lane, WSGIApp, in_lanes
 from ofcboard.ready import (
     gettext_noop,

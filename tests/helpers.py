@@ -29,7 +29,8 @@ from scorekeeper.services.groups import create_group, join_group
 from scorekeeper.services.money import store_money
 from scorekeeper.services.nights import SeatRequest, end_night, start_night
 from scorekeeper.services.payments import mark_paid
-from scorekeeper.services.rounds import EntryResult, edit_round, record_entry
+from scorekeeper.services.round_fixes import edit_round
+from scorekeeper.services.rounds import EntryResult, record_entry
 
 PASSWORD = "table-talk-42"
 
@@ -302,7 +303,7 @@ def finished_nights_in_bulk(
 
 def fix_state_of(night: Night, number: int) -> str:
     """Round ``number``'s state as its fix page shows it (the form's hidden ``state``)."""
-    from scorekeeper.services.rounds import fix_state
+    from scorekeeper.services.round_fixes import fix_state
 
     round_ = night.rounds.get(number=number)
     return fix_state(round_, round_.entries.all())

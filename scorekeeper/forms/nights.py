@@ -208,7 +208,7 @@ class EntryForm(forms.Form):
 
 class EditRoundForm(forms.Form):
     """New totals for every entry of a recorded round, and the round's state as the
-    page showed it (``services.rounds.fix_state``), so a fix from an out-of-date page
+    page showed it (``services.round_fixes.fix_state``), so a fix from an out-of-date page
     is refused instead of overwriting another."""
 
     state = forms.CharField(

@@ -7,7 +7,7 @@ in the group. It reads ``Entry.card_result`` (a :class:`CardResult`) instead of
 scoring each of those rounds again on every load. The results are written here
 only, inside the night's door (:func:`scorekeeper.services.locks.night_change`):
 when a round with boards goes through (:func:`.rounds.close_round_if_complete`)
-and when it is undone (:func:`.rounds.undo_last_round`). A recorded round's cards
+and when it is undone (:func:`.round_fixes.undo_last_round`). A recorded round's cards
 and its Fantasyland change only by undoing it, and a night's rules only before its
 first round is recorded; a fixed total changes no card result (the pair results
 come from the cards).

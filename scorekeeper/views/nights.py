@@ -17,7 +17,8 @@ from scorekeeper.i18n import language
 from scorekeeper.models import Night, SeatDraw, User
 from scorekeeper.ofc import PRESETS
 from scorekeeper.reads.groups import current_members
-from scorekeeper.reads.nights import NightState, night_page
+from scorekeeper.reads.night_state import NightState
+from scorekeeper.reads.nights import night_page
 from scorekeeper.reads.polls import night_now
 from scorekeeper.reads.rules import paid_sections
 from scorekeeper.services.entry_keys import NotOpen

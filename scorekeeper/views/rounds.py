@@ -13,7 +13,7 @@ from scorekeeper.forms.nights import EditRoundForm
 from scorekeeper.i18n import difference
 from scorekeeper.reads.nights import recorded_rounds
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state, undo_last_round
+from scorekeeper.services.round_fixes import OutOfDateFix, edit_round, fix_state, undo_last_round
 from scorekeeper.views.access import AuthenticatedRequest, HtmxHttpRequest, member_night
 from scorekeeper.views.outcomes import change_and_say
 from scorekeeper.views.paging import older_than

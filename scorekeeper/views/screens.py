@@ -11,7 +11,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from scorekeeper.models import Night
 from scorekeeper.reads.groups import link_qr
-from scorekeeper.reads.nights import night_state
+from scorekeeper.reads.night_state import night_state
 from scorekeeper.reads.polls import night_now, shared_night_now
 from scorekeeper.reads.results import night_chart
 from scorekeeper.services import push

@@ -45,7 +45,8 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Group, Phone, SignInCode, User
 from scorekeeper.models.pay_details import PayDetails
-from scorekeeper.services.rounds import edit_round, record_entry
+from scorekeeper.services.round_fixes import edit_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.sign_ins import make_sign_in_code
 from tests.e2e.axe import load_axe, problems
 from tests.e2e.conftest import log_in_context

@@ -50,7 +50,8 @@ from scorekeeper.services.payments import (
     undo_owed_payment,
     unmark_paid,
 )
-from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.round_fixes import edit_round, undo_last_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seasons import add_season, remove_season
 from scorekeeper.services.seats import add_seat, deal_me_in, leave_seat
 from scorekeeper.services.sign_ins import make_sign_in_code, record_phone, use_sign_in_code

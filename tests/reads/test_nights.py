@@ -5,7 +5,8 @@ import pytest
 from django.db import transaction
 
 from scorekeeper.models import User
-from scorekeeper.reads.nights import night_page, night_state
+from scorekeeper.reads.night_state import night_state
+from scorekeeper.reads.nights import night_page
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.rounds import record_entry

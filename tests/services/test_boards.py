@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from scorekeeper.models import Entry, User, parse_board
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
 from tests.helpers import enter
 
 A = parse_board({"top": "2c 3d 4h", "middle": "Qs Qd 5c 5d 9s", "bottom": "Ah Jh 8h 6h 3h"})

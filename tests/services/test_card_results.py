@@ -20,7 +20,7 @@ from scorekeeper.ofc import DECK, PRESETS, OFCError, score_board, score_table
 from scorekeeper.reads.records import CardRecord, HeadToHead, card_record
 from scorekeeper.services.boards import record_board
 from scorekeeper.services.card_results import store_card_results
-from scorekeeper.services.rounds import edit_round, undo_last_round
+from scorekeeper.services.round_fixes import edit_round, undo_last_round
 from scorekeeper.services.seats import add_seat
 from scorekeeper.table.people import person_key
 from scorekeeper.terms import row_description

@@ -29,7 +29,7 @@ from scorekeeper.services import (
     nights,
     pay_details,
     payments,
-    rounds,
+    round_fixes,
     same_table,
     seasons,
     seat_draws,
@@ -99,12 +99,14 @@ def _case_fix(night):
     play(night, {"Anna": 5, "Bram": -5, "Gus": 0})
     s = seats_of(night)
     points = {s["Anna"].pk: 4, s["Bram"].pk: -4, s["Gus"].pk: 0}
-    return lambda: rounds.edit_round(night=night, number=1, points=points, edited_by=user("Anna"))
+    return lambda: round_fixes.edit_round(
+        night=night, number=1, points=points, edited_by=user("Anna")
+    )
 
 
 def _case_undo(night):
     play(night, {"Anna": 5, "Bram": -5, "Gus": 0})
-    return lambda: rounds.undo_last_round(night=night, by=user("Bram"))
+    return lambda: round_fixes.undo_last_round(night=night, by=user("Bram"))
 
 
 def _case_seat_added(night):
@@ -311,13 +313,13 @@ CASES: dict[str, Case] = {
         K.BOARD_FOR,
         {"name": "Anna", "round": 1},
     ),
-    "rounds.edit_round": (
+    "round_fixes.edit_round": (
         _case_fix,
         "Anna",
         K.ROUND_FIXED,
         {"round": 1, "changes": [["Anna", 5, 4], ["Bram", -5, -4]]},
     ),
-    "rounds.undo_last_round": (_case_undo, "Bram", K.ROUND_UNDONE, {"round": 1}),
+    "round_fixes.undo_last_round": (_case_undo, "Bram", K.ROUND_UNDONE, {"round": 1}),
     "seats.add_seat": (_case_seat_added, "Anna", K.SEAT_ADDED, {"name": "Ida", "position": 2}),
     "seats.deal_me_in": (_case_dealt_in, "Dirk", K.DEALT_IN, {"name": "Dirk"}),
     "seats.leave_seat": (_case_seat_left, "Anna", K.SEAT_LEFT, {"name": "Gus"}),
@@ -558,7 +560,10 @@ def test_each_change_is_recorded_once_with_who_what_and_its_values(table, name):
         assert made[0].night is None and made[0].values["date"]
     elif kind in {K.NIGHT_STARTED}:
         assert made[0].night == Night.objects.order_by("pk").last()
-    elif name.split(".")[0] in {"rounds", "boards", "seats"} or kind in {K.PAID, K.UNPAID}:
+    elif name.split(".")[0] in {"rounds", "round_fixes", "boards", "seats"} or kind in {
+        K.PAID,
+        K.UNPAID,
+    }:
         assert made[0].night_id == table.pk
 
 
@@ -571,7 +576,7 @@ def test_a_players_own_total_is_play_not_a_change(table):
 def test_a_refused_change_writes_no_entry(table):
     before = Change.objects.count()
     with pytest.raises(Refused):
-        rounds.undo_last_round(night=table, by=user("Anna"))  # no round went through
+        round_fixes.undo_last_round(night=table, by=user("Anna"))  # no round went through
     with pytest.raises(Refused):
         groups.set_currency(group=table.group, by=user("Anna"), currency="XXZ")
     assert Change.objects.count() == before

@@ -13,13 +13,13 @@ from django.db import connection
 from scorekeeper.models import Entry, Night, RoundEdit
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.reads.owed import owed_across_nights
-from scorekeeper.services import payments, rounds
+from scorekeeper.services import payments, round_fixes
 from scorekeeper.services import seats as seats_service
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.money import store_money
 from scorekeeper.services.payments import mark_paid, pay_owed
-from scorekeeper.services.rounds import edit_round
+from scorekeeper.services.round_fixes import edit_round
 from scorekeeper.services.seats import add_seat
 from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_user, play
@@ -178,7 +178,7 @@ def test_a_fix_and_a_payment_across_nights_at_one_instant_one_goes_through(
     night = _settled_night(make_night)
     fix, pay = _fix_and_payment(night)
     if fix_first:  # held once it checked that no money was paid
-        errors = while_paused(monkeypatch, rounds, "_refuse_under_paid_money", fix, pay)
+        errors = while_paused(monkeypatch, round_fixes, "_refuse_under_paid_money", fix, pay)
     else:  # held once it checked what is owed
         errors = while_paused(monkeypatch, payments, "owed_in", pay, fix)
     assert len(errors) == 1 and isinstance(errors[0], Refused), errors

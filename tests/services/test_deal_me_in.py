@@ -5,7 +5,7 @@ the game's seats."""
 import pytest
 
 from scorekeeper.models import User
-from scorekeeper.reads.nights import night_state
+from scorekeeper.reads.night_state import night_state
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.seats import add_seat, deal_me_in

@@ -8,7 +8,7 @@ from scorekeeper.models.settlements import payment_lines
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.payments import mark_paid, pay_owed, unmark_paid
-from scorekeeper.services.rounds import edit_round
+from scorekeeper.services.round_fixes import edit_round
 from scorekeeper.services.seats import leave_seat
 from scorekeeper.table.people import person_key
 from tests.helpers import finish, make_night, play, play_round, seats_of

@@ -36,7 +36,7 @@ from scorekeeper.services.payments import (
     undo_owed_payment,
     unmark_paid,
 )
-from scorekeeper.services.rounds import edit_round
+from scorekeeper.services.round_fixes import edit_round
 from scorekeeper.services.seats import leave_seat
 from scorekeeper.table.people import person_key
 from scorekeeper.table.settlement import apply_loss_cap

@@ -27,7 +27,8 @@ from scorekeeper.services.payments import (
     undo_owed_payment,
     unmark_paid,
 )
-from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.round_fixes import edit_round, undo_last_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import add_seat, leave_seat
 from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, make_night, open_round, play, seats_of

@@ -15,7 +15,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from scorekeeper.models import Night, Round, User
 from scorekeeper.services.entry_keys import NotOpen
 from scorekeeper.services.errors import Refused
-from scorekeeper.services.rounds import edit_round, record_entry, undo_last_round
+from scorekeeper.services.round_fixes import edit_round, undo_last_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import add_seat, leave_seat
 from tests.examples import examples
 from tests.helpers import make_night

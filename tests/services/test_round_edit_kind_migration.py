@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from scorekeeper.models import RoundEdit, User
-from scorekeeper.services.rounds import undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
 from tests.helpers import enter, migrate_app, play
 
 pytestmark = pytest.mark.database

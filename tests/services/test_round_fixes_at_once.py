@@ -4,7 +4,7 @@ page: one fix counts, the other is refused in words; never both, never silently.
 import pytest
 
 from scorekeeper.models import Entry, RoundEdit, User
-from scorekeeper.services.rounds import OutOfDateFix, edit_round, fix_state
+from scorekeeper.services.round_fixes import OutOfDateFix, edit_round, fix_state
 from tests.helpers import play, seats_of
 from tests.services.test_concurrency import run_at_once
 

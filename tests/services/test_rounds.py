@@ -7,7 +7,8 @@ from scorekeeper.models import Entry, Night, RoundEdit, User
 from scorekeeper.reads.owed import owed_across_nights
 from scorekeeper.services.errors import Refused
 from scorekeeper.services.payments import mark_paid, pay_owed, undo_owed_payment, unmark_paid
-from scorekeeper.services.rounds import record_entry, undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.table.people import person_key
 from tests.helpers import enter, finish, fix_round, open_round, play, play_round, seats_of
 

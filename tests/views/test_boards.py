@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from scorekeeper.models import Entry, Round, User, parse_board
 from scorekeeper.services.boards import record_board
-from scorekeeper.services.rounds import record_entry, undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
+from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import leave_seat
 from tests.helpers import finish, fix_state_of, play
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scorekeeper.models import User
 from scorekeeper.services.groups import join_group
-from scorekeeper.services.rounds import edit_round, undo_last_round
+from scorekeeper.services.round_fixes import edit_round, undo_last_round
 from scorekeeper.services.seats import add_seat, leave_seat
 from tests.helpers import make_user, play, play_round, seats_of
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Night, User
 from scorekeeper.reads import nights as night_reads
-from scorekeeper.services.rounds import undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
 from tests.helpers import enter, finish, play_round
 
 VERSIONS = re.compile(r'id="([\w-]+)"[^>]*data-version="(\d+)"')

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from scorekeeper.models import Night, User
 from scorekeeper.services.push import night_told
-from scorekeeper.services.rounds import undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
 from scorekeeper.views.pushed_parts import carried
 from tests.helpers import enter, finish, log_in, make_group, make_night, play
 

@@ -228,7 +228,7 @@ def test_a_round_cannot_be_fixed_once_payments_are_marked_paid(make_night, login
     client = login("Anna")
     mark(client, night, "Chris", "Anna", 120)
     from scorekeeper.services.errors import Refused
-    from scorekeeper.services.rounds import edit_round
+    from scorekeeper.services.round_fixes import edit_round
 
     seats = {seat.name: seat.pk for seat in night.seats.all()}
     with pytest.raises(Refused, match=r"paid already \(Chris → Anna €1.20\)"):

@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Entry, RoundEdit, User
-from scorekeeper.services.rounds import undo_last_round
+from scorekeeper.services.round_fixes import undo_last_round
 from tests.helpers import enter, log_in, play
 
 

@@ -31,7 +31,7 @@ from scorekeeper.reads.owed import owed_across_nights  # noqa: E402
 from scorekeeper.reads.records import player_record  # noqa: E402
 from scorekeeper.reads.results import night_results  # noqa: E402
 from scorekeeper.services.payments import mark_paid, pay_owed  # noqa: E402
-from scorekeeper.services.rounds import edit_round  # noqa: E402
+from scorekeeper.services.round_fixes import edit_round  # noqa: E402
 from tests.helpers import (  # noqa: E402
     body_text,
     enter,
