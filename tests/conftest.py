@@ -19,6 +19,8 @@ settings.register_profile("ofcboard", deadline=None)
 settings.register_profile("ci", parent=settings.get_profile("ofcboard"), derandomize=True)
 # make quick, the working loop, draws a quarter of the examples (tests/examples.py).
 settings.register_profile("quick", parent=settings.get_profile("ofcboard"), max_examples=25)
+# A longer hunt by hand: ten times the examples, new ones each run.
+settings.register_profile("deep", parent=settings.get_profile("ofcboard"), max_examples=1000)
 settings.load_profile(os.environ.get("OFCBOARD_HYPOTHESIS", "ofcboard"))
 
 
