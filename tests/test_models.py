@@ -2,11 +2,11 @@
 
 import doctest
 
-from scorekeeper.models import nights
+from scorekeeper.models import boards
 
 
 def test_the_docstring_examples_hold():
-    outcome = doctest.testmod(nights)
+    outcome = doctest.testmod(boards)
     assert outcome.attempted > 0 and outcome.failed == 0
 
 

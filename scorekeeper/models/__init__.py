@@ -5,6 +5,14 @@ One module per subject; everything is importable from here, as Django expects.
 """
 
 from scorekeeper.models.accounts import User, UserManager
+from scorekeeper.models.boards import (
+    MAX_POINTS,
+    Board,
+    parse_board,
+    player_board,
+    points_in_range,
+    points_out_of_range,
+)
 from scorekeeper.models.changes import Change
 from scorekeeper.models.groups import (
     Group,
@@ -14,20 +22,7 @@ from scorekeeper.models.groups import (
     RetiredCode,
     new_invite_token,
 )
-from scorekeeper.models.nights import (
-    MAX_POINTS,
-    Board,
-    Entry,
-    Night,
-    NightQuerySet,
-    Round,
-    RoundEdit,
-    Seat,
-    parse_board,
-    player_board,
-    points_in_range,
-    points_out_of_range,
-)
+from scorekeeper.models.nights import Entry, Night, NightQuerySet, Round, RoundEdit, Seat
 from scorekeeper.models.pay_details import PayDetails
 from scorekeeper.models.payments import Payment
 from scorekeeper.models.seasons import Season

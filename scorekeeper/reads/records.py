@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 
 from scorekeeper.i18n import decimal, listed, money
 from scorekeeper.models import Entry, Group, Night, Seat, User
-from scorekeeper.models.nights import CardResult
+from scorekeeper.models.boards import CardResult
 from scorekeeper.ofc import Row
 from scorekeeper.reads.history import PlayerHistory, PlayerNight, player_history
 from scorekeeper.reads.seasons import SeasonChoice

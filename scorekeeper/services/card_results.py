@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from scorekeeper.models.nights import CardResult, PairPoints, player_board
+from scorekeeper.models.boards import CardResult, PairPoints, player_board
 from scorekeeper.ofc import (
     PRESETS,
     FantasylandState,

@@ -16,7 +16,7 @@ from scorekeeper.forms.groups import CurrencyForm, GroupForm
 from scorekeeper.forms.pay_details import PayDetailsForm
 from scorekeeper.forms.seasons import SeasonForm
 from scorekeeper.models import Entry, Group, Night, PayDetails, Round, RoundEdit, Seat, User
-from scorekeeper.models.nights import parse_board
+from scorekeeper.models.boards import parse_board
 from scorekeeper.models.payments import TabPayment
 from scorekeeper.models.seasons import Season
 from scorekeeper.ofc import PRESETS, FantasylandState, Game, OFCError, RuleError
