@@ -4,7 +4,10 @@ A save's answer never waits on the front: :meth:`Publisher.send` only puts the m
 in a small waiting list, and one daemon thread posts what waits, one at a time, each
 with a short timeout. A channel told again before its last message went out keeps only
 the newer one (a phone wants the version as it is now, not each step to it), so the
-list holds at most one message per channel; past :data:`WAITING_AT_MOST` channels the
+list holds at most one message per channel. Newer by the version a message names when
+it names one: two saves a few milliseconds apart may each read the night's version and
+make its message in either order, and the one told last may be the older, whose phones
+would then show it until their safety poll; past :data:`WAITING_AT_MOST` channels the
 oldest is dropped, and its phones' safety poll (30 s, static/ofcboard/live.js) brings
 the change. A front that hangs holds up only this thread, never a save.
 """
@@ -32,15 +35,20 @@ class Publisher:
 
     def _reset(self) -> None:
         self._changed = threading.Condition()
-        self._waiting: OrderedDict[str, bytes] = OrderedDict()  # url -> body, oldest first
+        # url -> (its message's version if ordered, the body), the oldest first
+        self._waiting: OrderedDict[str, tuple[int | None, bytes]] = OrderedDict()
         self._posting = False
         self._thread: threading.Thread | None = None
 
-    def send(self, url: str, body: str) -> None:
-        """Post ``body`` to ``url`` soon, from the publishing thread; returns at once."""
+    def send(self, url: str, body: str, version: int | None = None) -> None:
+        """Post ``body`` to ``url`` soon, from the publishing thread; returns at once.
+        With ``version``, a message for ``url`` still waiting with a higher one stays."""
         with self._changed:
+            waiting, _ = self._waiting.get(url, (None, b""))
+            if version is not None and waiting is not None and waiting > version:
+                return
             self._waiting.pop(url, None)  # the newer message takes the older one's place
-            self._waiting[url] = body.encode()
+            self._waiting[url] = (version, body.encode())
             while len(self._waiting) > WAITING_AT_MOST:
                 dropped, _ = self._waiting.popitem(last=False)
                 log.warning("Too much waits to be published: %s was dropped", dropped)
@@ -62,7 +70,7 @@ class Publisher:
                 self._posting = False
                 self._changed.notify_all()
                 self._changed.wait_for(lambda: bool(self._waiting))
-                url, body = self._waiting.popitem(last=False)
+                url, (_version, body) = self._waiting.popitem(last=False)
                 self._posting = True
             _post(url, body)
 

@@ -94,13 +94,14 @@ def publish(night_ids: list[int], group_ids: list[int]) -> None:
             if isinstance(failed, Exception):
                 log.error("%s failed for night %s", receiver, night_id, exc_info=failed)
         carried = [said for _, said in told if isinstance(said, str) and said]
-        _send(night_channel(night_id), "\n".join([f"version {version}", *carried]))
-        _send(screen_channel(night_id), f"version {version}")
+        _send(night_channel(night_id), "\n".join([f"version {version}", *carried]), version)
+        _send(screen_channel(night_id), f"version {version}", version)
     for group_id in group_ids:
         fingerprint = Group.objects.filter(pk=group_id).nights_version()
         if fingerprint is not None:
             _send(group_channel(group_id), f"version {fingerprint}")
 
 
-def _send(channel: str, message: str) -> None:
-    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, message)
+def _send(channel: str, message: str, version: int | None = None) -> None:
+    # A group's fingerprint has no order: its phones ask for the page whenever it differs.
+    publisher.send(settings.PUSH_URL.rstrip("/") + "/" + channel, message, version)

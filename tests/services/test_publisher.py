@@ -76,6 +76,24 @@ def test_a_channel_told_twice_while_waiting_is_posted_once_with_the_newer_versio
     ]
 
 
+def test_an_older_version_told_last_never_takes_the_place_of_a_newer_one_waiting(front):
+    """Two saves a few milliseconds apart each read the night's version after their
+    commit and make its message: the one that read the older version may be the last to
+    hand it over. Its phones would show that version until their safety poll."""
+    sender = held_behind_a_first_post(front)
+    sender.send(front.url + "/night-2", "version 8\nthe live part at 8", version=8)
+    sender.send(front.url + "/night-2", "version 7\nthe live part at 7", version=7)
+    sender.send(front.url + "/night-3", "version 4", version=4)
+    sender.send(front.url + "/night-3", "version 5", version=5)
+    front.let_go.set()
+    assert sender.sent_within(10)
+    assert front.posts == [
+        ("/night-1", "version 1"),
+        ("/night-2", "version 8\nthe live part at 8"),
+        ("/night-3", "version 5"),
+    ]
+
+
 def test_past_the_bound_the_oldest_waiting_channel_is_dropped(front, monkeypatch, caplog):
     monkeypatch.setattr(publishing, "WAITING_AT_MOST", 2)
     sender = held_behind_a_first_post(front)
