@@ -18,6 +18,7 @@ from scorekeeper.reads.qr import QRDrawing, qr_drawing
 from scorekeeper.table.chart import running_totals
 from scorekeeper.table.chart_shapes import Chart, ChartSeries
 from scorekeeper.table.paying import epc_payload
+from tests.examples import examples
 from tests.qr import decode_png
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -97,7 +98,7 @@ def test_before_the_first_round_the_chart_is_a_zero_line_and_its_message():
     assert (message.get("class"), message.text) == ("empty", "No rounds yet")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     st.lists(
         st.tuples(

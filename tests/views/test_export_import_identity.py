@@ -15,6 +15,7 @@ from scorekeeper.models import Group, Night, User
 from scorekeeper.services.groups import join_group
 from scorekeeper.services.nights import end_night
 from scorekeeper.services.seats import add_seat, leave_seat
+from tests.examples import examples
 from tests.helpers import body_text, log_in, make_group, make_night, play_round
 from tests.management.test_backup import empty_the_database
 from tests.views.test_import import confirm, upload
@@ -52,7 +53,7 @@ def rows_of(group: Group) -> list[dict[str, str]]:
 
 
 @settings(
-    max_examples=6,
+    max_examples=examples(6),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(plans=st.lists(night_plan, min_size=1, max_size=3))

@@ -17,6 +17,7 @@ from scorekeeper.services.groups import join_group
 from scorekeeper.services.nights import end_night
 from scorekeeper.services.rounds import record_entry
 from scorekeeper.services.seats import add_seat, leave_seat
+from tests.examples import examples
 from tests.helpers import body_text, log_in, make_group, make_night, open_round, set_cards
 from tests.management.test_backup import empty_the_database
 from tests.views.test_import import confirm, upload
@@ -130,7 +131,7 @@ def play_night(group: Group, plan: dict) -> None:
 
 
 @settings(
-    max_examples=6,
+    max_examples=examples(6),
     deadline=None,
     # A failing history is shown as found: shrinking nights of play takes minutes.
     phases=[Phase.explicit, Phase.generate],
