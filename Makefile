@@ -108,15 +108,16 @@ PYTEST := $(BIN)/pytest -p no:cacheprovider
 # and the site's machinery and words on SQLite, in under a minute on two cores. Left
 # to make test: the pages and management commands (tests/views, tests/management:
 # half the loop's time), the browsers, the tests that start a server of their own and
-# wait on it, the runs of the benchmarks' scripts, the tests marked slow (the 2.6
-# million hands) and those marked database (threads, locks, migrations, query counts:
-# without them the tables are made from the models, not migrated). The property
-# tests draw a quarter of their examples, new ones each run (tests/examples.py).
+# wait on it, the deployment's settings (test_project.py: collectstatic, a process),
+# the runs of the benchmarks' scripts, the tests marked slow (the 2.6 million hands)
+# and those marked database (threads, locks, migrations, query counts: without them
+# the tables are made from the models, not migrated). The property tests draw a
+# quarter of their examples, new ones each run (tests/examples.py).
 # `make quick QUICK="not slow" QUICK_TABLES= NOT_QUICK=tests/e2e` runs nearly everything.
 NOT_QUICK := tests/e2e tests/views tests/management tests/test_serve.py \
 	tests/test_server_front.py tests/test_front.py tests/test_front_attacks.py \
 	tests/test_many_nodes.py tests/test_deployed_site.py tests/test_faults.py \
-	tests/test_session_cache.py tests/test_benchmarks.py
+	tests/test_session_cache.py tests/test_benchmarks.py tests/test_project.py
 QUICK ?= not slow and not database
 QUICK_TABLES ?= --no-migrations
 
