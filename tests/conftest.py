@@ -46,13 +46,17 @@ def pytest_configure(config):
 
 # The tests that take seconds each (a server or a browser of their own, the benchmarks'
 # scripts) start first, so that make test's workers are not left waiting at the end on
-# one of them that was handed out last. The order within each part is kept.
+# one of them that was handed out last. The order within each part is kept. First of
+# all the modules that set a server up once for all their tests: at the head of the
+# first worker's share, which the others never steal (they take from its end), they
+# run on that worker, and the server is set up once, not once a worker.
 SLOW_FIRST = (
+    "tests/test_deployed_site.py",
+    "tests/test_server_front.py",
+    "tests/test_front_attacks.py",
     "tests/e2e/",
     "tests/test_benchmarks.py",
-    "tests/test_deployed_site.py",
     "tests/test_front.py",
-    "tests/test_server_front.py",
     "tests/test_many_nodes.py",
     "tests/test_faults.py",
     "tests/test_serve.py",
@@ -60,7 +64,13 @@ SLOW_FIRST = (
 
 
 def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))
+    def rank(item) -> int:
+        return next(
+            (n for n, part in enumerate(SLOW_FIRST) if item.nodeid.startswith(part)),
+            len(SLOW_FIRST),
+        )
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session")
