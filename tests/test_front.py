@@ -17,17 +17,18 @@ import selectors
 import socket
 import threading
 import time
+import urllib.request
 from unittest import mock
 
 import pytest
 from django.conf import settings
 
-from ofcboard import front
+from ofcboard import front, front_process
 from ofcboard.ready import in_language
 from ofcboard.refusals import BUSY
 from scorekeeper.models import Entry, Night, User
 from scorekeeper.site.front_pass import front_secret, signed_stream
-from tests.helpers import make_night, play
+from tests.helpers import free_port, make_night, play
 from tests.test_server_front import (
     HeldBodies,
     Phone,
@@ -183,6 +184,70 @@ def test_a_late_rounds_message_carries_each_phones_part_whole(behind_the_front):
         "GET", f"/nights/{night.pk}/live/?version=0&round=51&seat={seat}"
     )
     assert shown == fetched
+
+
+@pytest.fixture
+def the_front_alone():
+    """nginx as the server starts it, with no app behind it: its phones' port, the port
+    the app publishes on, and the secret that signs the streams."""
+    listen, publish = (f"127.0.0.1:{port}" for port in (free_port(), free_port()))
+    secret = "the front's own"
+    started = front_process.start(
+        front.find(), listen=listen, apps=["127.0.0.1:9"], publish=publish, pass_secret=secret
+    )
+    try:
+        port = int(listen.rsplit(":", 1)[1])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                break
+            time.sleep(0.05)
+        yield port, publish, secret
+    finally:
+        started.stop()
+
+
+def told(port: int, path: str, last_event_id: str = "") -> list[tuple[str, str]]:
+    """Each message (its id, its version) a stream opened now is told within 1 s; with
+    ``last_event_id``, as a browser's EventSource opens it again after a drop."""
+    again = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
+    said = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"{again}\r\n".encode()
+        )
+        with contextlib.suppress(TimeoutError):
+            while chunk := sock.recv(4096):
+                said += chunk
+    return re.findall(r"id: (\S+)\r?\ndata: version (\d+)", said.decode())
+
+
+def test_a_phone_back_on_its_stream_is_told_the_newer_of_two_versions_posted_out_of_order(
+    the_front_alone,
+):
+    """Two app processes (or nodes) post their messages in either order. A phone whose
+    stream was down while version 8 and then 7 were posted is told both when it comes
+    back, and shows 8 (live.js passes over an older version); told only the last, it
+    showed 7 until the next change. A page opening its stream anew is told both too:
+    a night's page passes over the versions it shows already."""
+    port, publish, secret = the_front_alone
+    path = signed_stream(secret, "night-7", time.time())
+
+    def post(version: int) -> None:
+        request = urllib.request.Request(
+            f"http://{publish}/night-7", data=f"version {version}".encode(), method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.status in (201, 202)
+
+    post(5)
+    ((seen, version),) = told(port, path)
+    assert version == "5"
+    post(8)
+    post(7)
+    assert [version for _, version in told(port, path, last_event_id=seen)] == ["8", "7"]
+    assert [version for _, version in told(port, path)] == ["8", "7"]
 
 
 def status_of(port: int, path: str) -> int:
