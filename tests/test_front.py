@@ -229,25 +229,32 @@ def test_a_phone_back_on_its_stream_is_told_the_newer_of_two_versions_posted_out
     """Two app processes (or nodes) post their messages in either order. A phone whose
     stream was down while version 8 and then 7 were posted is told both when it comes
     back, and shows 8 (live.js passes over an older version); told only the last, it
-    showed 7 until the next change. A page opening its stream anew is told both too:
-    a night's page passes over the versions it shows already."""
+    showed 7 until the next change. A night's page opening its stream anew is told
+    both too, and passes over the versions it shows already; a group's page is told
+    the last alone."""
     port, publish, secret = the_front_alone
     path = signed_stream(secret, "night-7", time.time())
 
-    def post(version: int) -> None:
+    def post(channel: str, version: int) -> None:
         request = urllib.request.Request(
-            f"http://{publish}/night-7", data=f"version {version}".encode(), method="POST"
+            f"http://{publish}/{channel}", data=f"version {version}".encode(), method="POST"
         )
         with urllib.request.urlopen(request, timeout=5) as answer:
             assert answer.status in (201, 202)
 
-    post(5)
+    post("night-7", 5)
     ((seen, version),) = told(port, path)
     assert version == "5"
-    post(8)
-    post(7)
+    post("night-7", 8)
+    post("night-7", 7)
     assert [version for _, version in told(port, path, last_event_id=seen)] == ["8", "7"]
     assert [version for _, version in told(port, path)] == ["8", "7"]
+    # A group's fingerprint has no order (its pages ask whenever it differs from
+    # theirs): a page opening its stream is told the last alone, nothing to ask about.
+    group = signed_stream(secret, "group-7", time.time())
+    post("group-7", 111)
+    post("group-7", 222)
+    assert [version for _, version in told(port, group)] == ["222"]
 
 
 def status_of(port: int, path: str) -> int:
