@@ -367,7 +367,7 @@ def start_server(
         written.close()  # the server has its own copy
     deadline = time.monotonic() + 30
     # Behind the front, nginx listens before the app behind it answers.
-    ready = _app_answers if "--front" in options else _listens
+    ready = _app_answers if "--front" in options else listens
     while not ready(port):
         assert process.poll() is None, "the server did not start"
         assert time.monotonic() < deadline, "the server did not answer"
@@ -375,7 +375,8 @@ def start_server(
     return process, port
 
 
-def _listens(port: int) -> bool:
+def listens(port: int) -> bool:
+    """Whether something accepts connections on ``port`` of this machine."""
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
         return True

@@ -269,7 +269,7 @@ ODD_PAGES = ["home", "abc", "", ".", "//evil.example/", "javascript:alert(1)", "
 
 # One test for every odd page, not one each: make test's workers steal tests from each
 # other, and each worker handed one of this module's tests set the site up again
-# (migrate, collectstatic, a server: about 30 s of a core each time).
+# (migrate, collectstatic, a server: about 15 s of CPU each time).
 def test_the_language_switcher_answers_an_odd_page_to_go_back_to_with_a_redirect(site):
     phone, _ids, _folder = site
     answers = {

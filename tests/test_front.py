@@ -28,7 +28,7 @@ from ofcboard.ready import in_language
 from ofcboard.refusals import BUSY
 from scorekeeper.models import Entry, Night, User
 from scorekeeper.site.front_pass import front_secret, signed_stream
-from tests.helpers import free_port, make_night, play
+from tests.helpers import free_port, listens, make_night, play
 from tests.test_server_front import (
     HeldBodies,
     Phone,
@@ -57,10 +57,13 @@ class Stream:
     """A page's stream, read on a socket of its own: the versions it was told. Opened
     with no cookie at all: its signed address is all it takes."""
 
-    def __init__(self, port: int, path: str) -> None:
+    def __init__(self, port: int, path: str, last_event_id: str = "") -> None:
+        # With ``last_event_id``, as a browser's EventSource opens it again after a drop.
+        again = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"{again}\r\n".encode()
         )
         self.said = b""
         self.head = self._read_until(b"\r\n\r\n")
@@ -91,6 +94,14 @@ class Stream:
             data = [line.removeprefix("data: ") for line in lines if line.startswith("data: ")]
             if data and data[0].startswith("version "):
                 return data[0].removeprefix("version "), "\n".join(data[1:])
+
+    def messages_within(self, within: float) -> list[tuple[str, str]]:
+        """Each message (its id, its version) said within ``within`` seconds."""
+        self.sock.settimeout(within)
+        with contextlib.suppress(TimeoutError):
+            while chunk := self.sock.recv(4096):
+                self.said += chunk
+        return re.findall(r"id: (\S+)\r?\ndata: version (\d+)", self.said.decode())
 
     def close(self) -> None:
         self.sock.close()
@@ -198,9 +209,8 @@ def the_front_alone():
     try:
         port = int(listen.rsplit(":", 1)[1])
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                break
+        while not listens(port):
+            assert time.monotonic() < deadline, "nginx did not start"
             time.sleep(0.05)
         yield port, publish, secret
     finally:
@@ -208,19 +218,12 @@ def the_front_alone():
 
 
 def told(port: int, path: str, last_event_id: str = "") -> list[tuple[str, str]]:
-    """Each message (its id, its version) a stream opened now is told within 1 s; with
-    ``last_event_id``, as a browser's EventSource opens it again after a drop."""
-    again = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
-    said = b""
-    with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
-        sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-            f"{again}\r\n".encode()
-        )
-        with contextlib.suppress(TimeoutError):
-            while chunk := sock.recv(4096):
-                said += chunk
-    return re.findall(r"id: (\S+)\r?\ndata: version (\d+)", said.decode())
+    """Each message (its id, its version) a stream opened now is told within 1 s."""
+    stream = Stream(port, path, last_event_id)
+    try:
+        return stream.messages_within(1)
+    finally:
+        stream.close()
 
 
 def test_a_phone_back_on_its_stream_is_told_the_newer_of_two_versions_posted_out_of_order(
